@@ -1,28 +1,41 @@
 package org.hsqldb.a2l.lockmgr;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The default lock manager: no global lock on the fast path.
+ * The default lock manager: no global lock on the fast path, and read-only work writes
+ * no shared cache line.
  *
  * <h2>Fast path</h2>
- * Every name carries a 64-bit lock word (S count, X bit, for a table an intention count
- * of the owners holding any of its attributes, and a WAITER bit), padded to its own
- * cache line. Granting a compatible lock when nobody waits is one CAS on the word;
- * releasing is one atomic add; an attribute lock takes the table's intention once per
- * owner and table (so X(T) sees it), then the attribute's word. What each owner holds
- * lives in the {@link Owner}, so a lock already held costs an owner-local lookup and
- * nothing is allocated in steady state.
+ * Each name has a word with an X bit and a WAITER bit (padded to its own cache line),
+ * and a small array of <em>stripes</em>, each on its own cache line, that together count
+ * its shared holders: S holders, and for a table also the owners holding any of its
+ * attributes (its intention, which X(T) must see). An owner always counts in the stripe
+ * of its registration order, so owners running on different cores write different
+ * lines.
+ * <ul>
+ * <li>S (or a table's intention): add 1 to the owner's stripe, then read the word; if it
+ *     shows neither X nor WAITER the lock is held, otherwise take the 1 back and go the
+ *     slow way. Release: subtract 1, then read the word and wake waiters if WAITER is set.</li>
+ * <li>X: CAS the word from 0 to X, then sum the stripes: if they hold only the owner's own
+ *     shared locks, X is held (an upgrade then takes the owner's S out of its stripe);
+ *     otherwise clear X again and go the slow way. Release: clear X atomically.</li>
+ * </ul>
+ * The two sides meet Dekker-style: each does an atomic read-modify-write on its own
+ * location (stripe, word) before reading the other's, so at least one sees the other.
+ * What each owner holds lives in the {@link Owner}, so a lock already held costs an
+ * owner-local lookup, and nothing is allocated in steady state.
  *
  * <h2>Slow path</h2>
- * A request that conflicts, or finds the WAITER bit set, enters the name's queue
- * monitor, sets the bit (from then on every grant on that name goes through the
- * monitor; releases still add atomically and, seeing the bit, wake the waiters that can
- * now proceed), and queues (see {@link LockManager} for the fairness rule). The waiter
- * parks; it grants itself under the monitor when its request fits the word and the
- * queue order.
+ * A request that conflicts, or finds WAITER set, enters the name's queue monitor, sets
+ * WAITER (from then on every grant on that name is made under the monitor; releases
+ * still go straight to the stripes and word and, seeing WAITER, wake the waiters that
+ * can now proceed), and queues (see {@link LockManager} for the fairness rule). The
+ * waiter parks and grants itself under the monitor when its request fits.
  *
  * <h2>Deadlocks</h2>
  * A new waiter publishes its wait (owner seqlock) and then, under a detection lock used
@@ -34,9 +47,18 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class FastLockManager extends LockManager {
 
-    private static final long S_ONE = LockWord.S_ONE, S_MASK = LockWord.S_MASK,
-            I_ONE = LockWord.I_ONE, I_MASK = LockWord.I_MASK, X_BIT = LockWord.X_BIT;
-    private static final int I_SHIFT = LockWord.I_SHIFT;
+    private static final long X_BIT = LockWord.X_BIT, WAITER = LockWord.WAITER;
+    private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
+    /** Stripes per name: a power of two, from the number of processors. */
+    static final int STRIPES;
+    /** longs per stripe: one 64-byte line each; slot 0 (next to the array header) unused. */
+    private static final int STRIDE = 8;
+
+    static {
+        int p = Runtime.getRuntime().availableProcessors();
+        int k = Integer.highestOneBit(Math.max(1, p - 1)) << 1;
+        STRIPES = Math.max(4, Math.min(32, k));
+    }
 
     private final Object detectLock = new Object();
     private volatile long recheckNanos = TimeUnit.MILLISECONDS.toNanos(100);
@@ -49,30 +71,27 @@ public final class FastLockManager extends LockManager {
         recheckNanos = Math.max(0, nanos);
     }
 
-    static boolean compatible(long w, int kind, int selfS, int selfX, int selfI) {
-        if (((w & X_BIT) != 0 ? 1 : 0) != selfX) {
-            return false; // another owner holds X
-        }
-        if (kind != X) {
-            return true;
-        }
-        return (w & S_MASK) == selfS && ((w & I_MASK) >>> I_SHIFT) == selfI;
+    @Override
+    long[] newStripes() {
+        return new long[(STRIPES + 1) * STRIDE];
     }
 
-    static long delta(int kind, int selfS) {
-        switch (kind) {
-            case S:
-                return S_ONE;
-            case I:
-                return I_ONE;
-            default:
-                return X_BIT - selfS;
-        }
+    private static int slot(Owner o) {
+        return ((o.seq & (STRIPES - 1)) + 1) * STRIDE;
     }
 
-    static long contribution(int mode, boolean intent) {
-        long c = mode == S ? S_ONE : mode == X ? X_BIT : 0;
-        return intent ? c + I_ONE : c;
+    private static void addShared(LockName n, int slot, long d) {
+        LONGS.getAndAdd(n.stripes, slot, d);
+    }
+
+    /** Sum of a name's shared counts. */
+    static long shared(LockName n) {
+        long[] st = n.stripes;
+        long sum = 0;
+        for (int i = STRIDE; i < st.length; i += STRIDE) {
+            sum += (long) LONGS.getVolatile(st, i);
+        }
+        return sum;
     }
 
     @Override
@@ -89,28 +108,81 @@ public final class FastLockManager extends LockManager {
 
     private int lock(Owner o, LockName n, int kind, int selfS, int selfX, int selfI,
             boolean converter, LockRequest r, boolean txn, long timeout) {
-        long d = delta(kind, selfS);
-        for (;;) {
-            long w = n.word;
-            if (w < 0 || !compatible(w, kind, selfS, selfX, selfI)) {
-                break;
+        int slot = slot(o);
+        if (kind != X) {
+            long free = selfX != 0 ? X_BIT : 0; // the owner's own X does not stop it
+            if ((n.word | free) == free) {
+                addShared(n, slot, 1);
+                long w = n.word;
+                if ((w | free) == free) {
+                    return GRANTED_NOW;
+                }
+                // a writer or a waiter came: back off. Like any decrement, read the word
+                // afterwards: a waiter whose check saw our transient 1 has set WAITER by then
+                addShared(n, slot, -1);
+                if (n.word < 0) {
+                    wakeAll(n);
+                }
             }
-            if (n.casWord(w, w + d)) {
-                return GRANTED_NOW;
+        } else {
+            long self = selfS + selfI;
+            if (n.word == 0 && shared(n) == self && n.casWord(0, X_BIT)) {
+                if (shared(n) == self) {
+                    if (selfS != 0) {
+                        addShared(n, slot, -selfS);
+                    }
+                    return GRANTED_NOW;
+                }
+                release(n, -X_BIT); // a reader came in between: back off
             }
         }
-        return lockSlow(o, n, kind, selfS, selfX, selfI, converter, d, r, txn, timeout);
+        return lockSlow(o, n, slot, kind, selfS, selfX, selfI, converter, r, txn, timeout);
     }
 
-    private int lockSlow(Owner o, LockName n, int kind, int selfS, int selfX, int selfI,
-            boolean converter, long d, LockRequest r, boolean txn, long timeout) {
+    /**
+     * Under the queue monitor, with WAITER set: grants the request if it fits the holders
+     * and (unless it is a conversion) the waiters queued ahead of {@code self} (null: a
+     * new arrival, behind everybody).
+     */
+    private static boolean tryGrant(WaitQueue q, Waiter self, LockName n, int slot, int kind,
+            int selfS, int selfX, int selfI, boolean converter) {
+        if (!converter && q.conflictAhead(self, kind)) {
+            return false;
+        }
+        long w = n.word;
+        if (kind != X) {
+            if ((w & X_BIT) != 0 && selfX == 0) {
+                return false;
+            }
+            addShared(n, slot, 1);
+            return true;
+        }
+        if ((w & X_BIT) != 0) {
+            return false;
+        }
+        long own = selfS + selfI;
+        if (shared(n) != own) {
+            return false;
+        }
+        n.orWord(X_BIT);
+        if (shared(n) != own) {
+            // a fast-path reader is backing off (it sees WAITER and will wake us)
+            n.addWord(-X_BIT);
+            return false;
+        }
+        if (selfS != 0) {
+            addShared(n, slot, -selfS);
+        }
+        return true;
+    }
+
+    private int lockSlow(Owner o, LockName n, int slot, int kind, int selfS, int selfX, int selfI,
+            boolean converter, LockRequest r, boolean txn, long timeout) {
         WaitQueue q = n.queue;
         Waiter w = o.waiter;
         synchronized (q) {
             n.setWaiterBit();
-            if (compatible(n.word, kind, selfS, selfX, selfI)
-                    && (converter || !q.conflictAhead(null, kind))) {
-                n.addWord(d);
+            if (tryGrant(q, null, n, slot, kind, selfS, selfX, selfI, converter)) {
                 if (q.isEmpty()) {
                     n.clearWaiterBit();
                 }
@@ -128,7 +200,7 @@ public final class FastLockManager extends LockManager {
             if (detect(o, w)) {
                 result = R_DEADLOCK;
             } else {
-                result = waitLoop(o, n, w, kind, selfS, selfX, selfI, converter, d, start, timeout);
+                result = waitLoop(o, n, w, slot, start, timeout);
             }
         } finally {
             o.waitThread = null;
@@ -140,8 +212,7 @@ public final class FastLockManager extends LockManager {
         return result;
     }
 
-    private int waitLoop(Owner o, LockName n, Waiter w, int kind, int selfS, int selfX,
-            int selfI, boolean converter, long d, long start, long timeout) {
+    private int waitLoop(Owner o, LockName n, Waiter w, int slot, long start, long timeout) {
         WaitQueue q = n.queue;
         final long deadline = timeout > 0 ? start + timeout : 0;
         final long recheck = recheckNanos;
@@ -181,12 +252,10 @@ public final class FastLockManager extends LockManager {
                 LockSupport.parkNanos(this, park);
             }
             synchronized (q) {
-                if (compatible(n.word, kind, selfS, selfX, selfI)
-                        && (converter || !q.conflictAhead(w, kind))) {
+                if (tryGrant(q, w, n, slot, w.kind, w.selfS, w.selfX, w.selfI, w.converter)) {
                     o.beginWrite();
                     o.waitingOn = null;
                     q.remove(w);
-                    n.addWord(d);
                     if (q.isEmpty()) {
                         n.clearWaiterBit();
                     }
@@ -232,40 +301,65 @@ public final class FastLockManager extends LockManager {
      * order so that only those are woken. Called under the queue's monitor.
      */
     private static void wakeGrantable(WaitQueue q, LockName n) {
-        long vw = n.word;
+        boolean x = (n.word & X_BIT) != 0;
+        long shared = shared(n);
         for (Waiter e = q.head; e != null; e = e.next) {
-            if (compatible(vw, e.kind, e.selfS, e.selfX, e.selfI)
-                    && (e.converter || !q.conflictAhead(e, e.kind))) {
-                vw += delta(e.kind, e.selfS);
+            if (!e.converter && q.conflictAhead(e, e.kind)) {
+                continue;
+            }
+            if (e.kind != X) {
+                if (!x || e.selfX != 0) {
+                    shared++;
+                    LockSupport.unpark(e.thread);
+                }
+            } else if (!x && shared == e.selfS + e.selfI) {
+                x = true;
+                shared -= e.selfS;
                 LockSupport.unpark(e.thread);
             }
         }
     }
 
-    private static void release(LockName n, long d) {
-        if (d == 0) {
-            return;
-        }
-        long old = n.addWord(d);
-        if (old < 0) { // WAITER was set
-            WaitQueue q = n.queue;
-            synchronized (q) {
-                if (!q.isEmpty()) {
-                    wakeGrantable(q, n);
-                }
+    private static void wakeAll(LockName n) {
+        WaitQueue q = n.queue;
+        synchronized (q) {
+            if (!q.isEmpty()) {
+                wakeGrantable(q, n);
             }
+        }
+    }
+
+    /** Adds {@code d} (negative) to the word; wakes waiters if WAITER was set. */
+    private static void release(LockName n, long d) {
+        if (n.addWord(d) < 0) {
+            wakeAll(n);
+        }
+    }
+
+    private static void unlock(Owner o, LockName n, int fromShared, boolean fromX, int toShared,
+            boolean toX) {
+        int d = toShared - fromShared;
+        if (d != 0) {
+            addShared(n, slot(o), d);
+            if (d < 0 && n.word < 0) {
+                wakeAll(n);
+            }
+        }
+        if (fromX && !toX) {
+            release(n, -X_BIT);
         }
     }
 
     @Override
     void unlockTable(Owner o, TableLock t, int fromMode, boolean fromIntent, int toMode,
             boolean toIntent) {
-        release(t, contribution(toMode, toIntent) - contribution(fromMode, fromIntent));
+        unlock(o, t, (fromMode == S ? 1 : 0) + (fromIntent ? 1 : 0), fromMode == X,
+                (toMode == S ? 1 : 0) + (toIntent ? 1 : 0), toMode == X);
     }
 
     @Override
     void unlockAttr(Owner o, AttributeLock a, int fromMode, int toMode) {
-        release(a, contribution(toMode, false) - contribution(fromMode, false));
+        unlock(o, a, fromMode == S ? 1 : 0, fromMode == X, toMode == S ? 1 : 0, toMode == X);
     }
 
     @Override

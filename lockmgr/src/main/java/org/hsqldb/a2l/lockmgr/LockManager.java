@@ -60,6 +60,7 @@ public abstract class LockManager {
 
     private final ConcurrentHashMap<Object, TableLock> tables = new ConcurrentHashMap<>();
     private final AtomicInteger nameIds = new AtomicInteger();
+    private final AtomicInteger ownerSeq = new AtomicInteger();
     /** Registered owners. */
     final Set<Owner> owners = ConcurrentHashMap.newKeySet();
     private final Object registryLock = new Object();
@@ -77,6 +78,11 @@ public abstract class LockManager {
 
     int nextNameId() {
         return nameIds.incrementAndGet();
+    }
+
+    /** Per-name storage an implementation wants (FastLockManager's stripes). */
+    long[] newStripes() {
+        return null;
     }
 
     // ---- names -----------------------------------------------------------------------
@@ -111,7 +117,7 @@ public abstract class LockManager {
 
     /** Registers a lock owner (one per engine session). */
     public final Owner register(long id, String label) {
-        Owner o = new Owner(this, id, label);
+        Owner o = new Owner(this, id, label, ownerSeq.getAndIncrement());
         owners.add(o);
         return o;
     }

@@ -16,6 +16,8 @@ public abstract sealed class LockName extends LockWordPad1 permits TableLock, At
     final int hash;
     /** Wait queue and its monitor (FastLockManager); queue storage for MutexLockManager. */
     final WaitQueue queue = new WaitQueue();
+    /** FastLockManager's striped shared counts (null for other managers). */
+    final long[] stripes;
     /** MutexLockManager's holder sets, guarded by its mutex. */
     Object mutexState;
 
@@ -24,6 +26,7 @@ public abstract sealed class LockName extends LockWordPad1 permits TableLock, At
         this.id = id;
         int h = id * 0x9E3779B9;
         this.hash = h ^ (h >>> 16);
+        this.stripes = manager.newStripes();
     }
 
     /** The table this name is, or belongs to. */

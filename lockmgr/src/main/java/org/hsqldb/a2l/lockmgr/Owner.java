@@ -37,6 +37,8 @@ public final class Owner {
     final long id;
     final String label;
     final LockManager manager;
+    /** Registration order; picks the owner's stripe of the shared counts. */
+    final int seq;
     volatile boolean unregistered;
 
     /** Seqlock over the holds and the waiting state: odd while the owner changes them. */
@@ -65,8 +67,9 @@ public final class Owner {
 
     private final long[] counts = new long[COUNT_BASE + LockCounters.COUNT + 8];
 
-    Owner(LockManager manager, long id, String label) {
+    Owner(LockManager manager, long id, String label, int seq) {
         this.manager = manager;
+        this.seq = seq;
         this.id = id;
         this.label = label;
     }
