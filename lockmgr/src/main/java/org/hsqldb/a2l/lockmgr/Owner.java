@@ -19,7 +19,7 @@ import java.util.Arrays;
  * come from different threads one after the other. {@link LockManager#cancel} may be
  * called from any thread at any time.
  */
-public final class Owner {
+public final class Owner extends OwnerPad {
 
     private static final VarHandle VERSION;
     private static final VarHandle COUNTS = MethodHandles.arrayElementVarHandle(long[].class);
@@ -284,4 +284,13 @@ public final class Owner {
         }
         journal[journalSize++] = h;
     }
+}
+
+/*
+ * Superclass fields are laid out first: 128 bytes that are never written keep the hot
+ * fields of owners allocated one after the other (the engine makes sessions from one
+ * thread) off each other's cache lines.
+ */
+abstract class OwnerPad {
+    long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p10, p11, p12, p13, p14, p15;
 }
