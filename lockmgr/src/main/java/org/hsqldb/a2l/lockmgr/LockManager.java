@@ -142,10 +142,16 @@ public abstract class LockManager {
      * Makes the owner's current wait, or if it is not waiting its next one, end with
      * {@link LockResult.Status#CANCELLED}. Callable from any thread (statement timeouts,
      * session resets, shutdown). A pending cancel is consumed by the CANCELLED result and
-     * dropped by {@link #releaseAll}.
+     * dropped by {@link #releaseAll}. Cancelling an unregistered owner does nothing (a
+     * timer may fire while its session closes).
      */
     public final void cancel(Owner o) {
-        checkOwner(o);
+        if (o.manager != this) {
+            throw new IllegalArgumentException(o + " belongs to another lock manager");
+        }
+        if (o.unregistered) {
+            return;
+        }
         o.cancelRequested = true;
         wake(o);
     }

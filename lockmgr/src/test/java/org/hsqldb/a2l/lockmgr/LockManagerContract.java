@@ -714,6 +714,8 @@ abstract class LockManagerContract {
         assertNull(a.held(t)); // the partial call was undone
         m.unregister(a.o);
         assertThrows(IllegalStateException.class, () -> m.releaseAll(a.o));
+        m.cancel(a.o); // a late cancel of a closed session is harmless
+        assertThrows(IllegalArgumentException.class, () -> other.cancel(a.o));
     }
 
     @Test
