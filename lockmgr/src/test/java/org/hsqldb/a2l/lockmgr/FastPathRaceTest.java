@@ -57,7 +57,7 @@ class FastPathRaceTest {
             Owner o = m.register(i, writer ? "writer" : "reader");
             threads[i] = new Thread(() -> {
                 int n = 0;
-                while (System.nanoTime() < end && errors.isEmpty()) {
+                do { // at least one round, however late the thread starts
                     for (int k = 0; k < 64; k++, n++) {
                         LockResult r = m.acquire(o, writer ? write : read, LockDuration.TRANSACTION, 0);
                         if (!r.isGranted()) {
@@ -79,7 +79,7 @@ class FastPathRaceTest {
                         }
                         m.releaseAll(o);
                     }
-                }
+                } while (System.nanoTime() < end && errors.isEmpty());
                 rounds[id] = n;
             }, (writer ? "writer" : "reader") + i);
             threads[i].setDaemon(true);
