@@ -1,0 +1,199 @@
+package org.hsqldb.a2l.lockmgr;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * A deliberately simple lock manager: every call runs under one global mutex, like the
+ * thesis' A2L prototype and upstream HSQLDB's 2PL manager, and each name keeps explicit
+ * holder sets (the X holder, the S holders and, for a table, the owners holding any of
+ * its attributes). Waiters wait on one condition that every change signals, and search
+ * for deadlocks, exactly, when they start waiting. Same semantics, fairness and deadlock
+ * policy as {@link FastLockManager}; kept as the baseline of the benchmarks and as an
+ * oracle in the tests.
+ */
+public final class MutexLockManager extends LockManager {
+
+    private final ReentrantLock mutex = new ReentrantLock();
+    private final Condition changed = mutex.newCondition();
+
+    private static final class State {
+        Owner x;
+        final HashSet<Owner> s = new HashSet<>();
+        final HashSet<Owner> intents = new HashSet<>();
+    }
+
+    public MutexLockManager() {
+    }
+
+    private static State state(LockName n) {
+        State st = (State) n.mutexState;
+        if (st == null) {
+            st = new State();
+            n.mutexState = st;
+        }
+        return st;
+    }
+
+    @Override
+    void beginCall() {
+        mutex.lock();
+    }
+
+    @Override
+    void endCall() {
+        mutex.unlock();
+    }
+
+    private static boolean blocked(Owner o, LockName n, int kind) {
+        State st = state(n);
+        if (st.x != null && st.x != o) {
+            return true;
+        }
+        if (kind != X) {
+            return false;
+        }
+        for (Owner h : st.s) {
+            if (h != o) {
+                return true;
+            }
+        }
+        for (Owner h : st.intents) {
+            if (h != o) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static void grant(Owner o, LockName n, int kind) {
+        State st = state(n);
+        if (kind == I) {
+            st.intents.add(o);
+        } else if (kind == S) {
+            st.s.add(o);
+        } else {
+            st.s.remove(o);
+            st.x = o;
+        }
+    }
+
+    @Override
+    int lockTable(Owner o, Hold h, TableLock t, int kind, LockRequest r, boolean txn, long timeout) {
+        return lock(o, t, kind, h.mode != NONE || h.intent, r, txn, timeout);
+    }
+
+    @Override
+    int lockAttr(Owner o, Hold h, AttributeLock a, int kind, LockRequest r, boolean txn, long timeout) {
+        return lock(o, a, kind, h.mode != NONE, r, txn, timeout);
+    }
+
+    private int lock(Owner o, LockName n, int kind, boolean converter, LockRequest r, boolean txn,
+            long timeout) {
+        WaitQueue q = n.queue;
+        if (!blocked(o, n, kind) && (converter || !q.conflictAhead(null, kind))) {
+            grant(o, n, kind);
+            return GRANTED_NOW;
+        }
+        Waiter w = o.waiter;
+        w.set(n, kind, converter, 0, 0, 0, r, txn);
+        q.enqueue(w);
+        o.waitingOn = w;
+        o.endWrite();
+        final long start = System.nanoTime();
+        final long deadline = timeout > 0 ? start + timeout : 0;
+        int result;
+        List<WaitEdge> cycle = findCycle(o);
+        if (cycle != null) {
+            o.lastCycle = cycle;
+            result = R_DEADLOCK;
+        } else {
+            for (;;) {
+                if (o.cancelRequested) {
+                    o.cancelRequested = false;
+                    result = R_CANCELLED;
+                    break;
+                }
+                if (Thread.interrupted()) {
+                    result = R_INTERRUPTED;
+                    break;
+                }
+                long now = System.nanoTime();
+                if (deadline != 0 && now - deadline >= 0) {
+                    result = R_TIMEOUT;
+                    break;
+                }
+                try {
+                    if (deadline == 0) {
+                        changed.await();
+                    } else {
+                        changed.awaitNanos(deadline - now);
+                    }
+                } catch (InterruptedException e) {
+                    result = R_INTERRUPTED;
+                    break;
+                }
+                if (!blocked(o, n, kind) && (converter || !q.conflictAhead(w, kind))) {
+                    result = GRANTED_WAITED;
+                    break;
+                }
+            }
+        }
+        o.beginWrite();
+        o.waitingOn = null;
+        q.remove(w);
+        if (result == GRANTED_WAITED) {
+            grant(o, n, kind);
+        }
+        changed.signalAll();
+        o.count(LockCounters.WAIT_NANOS, System.nanoTime() - start);
+        if (result == R_INTERRUPTED) {
+            Thread.currentThread().interrupt();
+        }
+        return result;
+    }
+
+    @Override
+    void unlockTable(Owner o, TableLock t, int fromMode, boolean fromIntent, int toMode,
+            boolean toIntent) {
+        unlock(o, t, fromMode, toMode);
+        if (fromIntent && !toIntent) {
+            state(t).intents.remove(o);
+        }
+        changed.signalAll();
+    }
+
+    @Override
+    void unlockAttr(Owner o, AttributeLock a, int fromMode, int toMode) {
+        unlock(o, a, fromMode, toMode);
+        changed.signalAll();
+    }
+
+    private static void unlock(Owner o, LockName n, int fromMode, int toMode) {
+        if (fromMode == toMode) {
+            return;
+        }
+        State st = state(n);
+        if (fromMode == X && st.x == o) {
+            st.x = null;
+        } else if (fromMode == S) {
+            st.s.remove(o);
+        }
+        if (toMode == S) {
+            st.s.add(o);
+        }
+    }
+
+    @Override
+    void wake(Owner o) {
+        mutex.lock();
+        try {
+            changed.signalAll();
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+}

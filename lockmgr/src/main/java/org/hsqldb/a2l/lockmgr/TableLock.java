@@ -1,0 +1,75 @@
+package org.hsqldb.a2l.lockmgr;
+
+/**
+ * The lock name of a table. Made by {@link LockManager#table(Object, String)}, one per
+ * key; it hands out the names of its attributes ({@link #attribute(int, String)}).
+ */
+public final class TableLock extends LockName {
+
+    private final Object key;
+    private final String displayName;
+    private volatile AttributeLock[] attributes = new AttributeLock[0];
+    volatile boolean dropped;
+
+    TableLock(LockManager manager, int id, Object key, String displayName) {
+        super(manager, id);
+        this.key = key;
+        this.displayName = displayName;
+    }
+
+    /**
+     * The canonical name of attribute {@code column} of this table: the same object for
+     * the same column. {@code columnName} is used for display only and is taken from the
+     * first call for that column.
+     */
+    public AttributeLock attribute(int column, String columnName) {
+        if (column < 0) {
+            throw new IllegalArgumentException("column " + column);
+        }
+        AttributeLock[] a = attributes;
+        if (column < a.length && a[column] != null) {
+            return a[column];
+        }
+        synchronized (this) {
+            a = attributes;
+            if (column < a.length && a[column] != null) {
+                return a[column];
+            }
+            if (column >= a.length) {
+                a = java.util.Arrays.copyOf(a, Math.max(column + 1, a.length * 2));
+            } else {
+                a = a.clone();
+            }
+            AttributeLock attr = new AttributeLock(this, manager.nextNameId(), column,
+                    columnName);
+            a[column] = attr;
+            attributes = a;
+            return attr;
+        }
+    }
+
+    /** The key this name was made for. */
+    public Object key() {
+        return key;
+    }
+
+    /** The display name, e.g. {@code PUBLIC.ORDERS}. */
+    public String displayName() {
+        return displayName;
+    }
+
+    /** Whether {@link LockManager#dropTable} was called for this table's key. */
+    public boolean isDropped() {
+        return dropped;
+    }
+
+    @Override
+    public TableLock table() {
+        return this;
+    }
+
+    @Override
+    public String toString() {
+        return displayName;
+    }
+}

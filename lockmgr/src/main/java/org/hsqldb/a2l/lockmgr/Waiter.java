@@ -1,0 +1,40 @@
+package org.hsqldb.a2l.lockmgr;
+
+/*
+ * An owner's entry in a name's wait queue; one per owner, reused (an owner waits for at
+ * most one name at a time). Fields are fixed while the entry is queued.
+ */
+final class Waiter {
+    final Owner owner;
+    LockName name;
+    /** S, X or I (intention, tables only). */
+    int kind;
+    /** The owner already holds something on the name: it bypasses waiters that do not. */
+    boolean converter;
+    /** The owner's own contribution to the name's word: S count, X bit, intention count. */
+    int selfS, selfX, selfI;
+    /** The caller's request (for an intention wait, the attribute request behind it). */
+    LockRequest request;
+    /** The duration asked for, for snapshots. */
+    boolean txn;
+    Thread thread;
+    Waiter prev, next;
+    boolean queued;
+
+    Waiter(Owner owner) {
+        this.owner = owner;
+    }
+
+    void set(LockName name, int kind, boolean converter, int selfS, int selfX, int selfI,
+            LockRequest request, boolean txn) {
+        this.name = name;
+        this.kind = kind;
+        this.converter = converter;
+        this.selfS = selfS;
+        this.selfX = selfX;
+        this.selfI = selfI;
+        this.request = request;
+        this.txn = txn;
+        this.thread = Thread.currentThread();
+    }
+}

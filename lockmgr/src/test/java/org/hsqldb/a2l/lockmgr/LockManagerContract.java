@@ -1,0 +1,731 @@
+package org.hsqldb.a2l.lockmgr;
+
+import static org.hsqldb.a2l.lockmgr.LockDuration.STATEMENT;
+import static org.hsqldb.a2l.lockmgr.LockDuration.TRANSACTION;
+import static org.hsqldb.a2l.lockmgr.LockRequest.s;
+import static org.hsqldb.a2l.lockmgr.LockRequest.x;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
+
+import org.hsqldb.a2l.lockmgr.LockResult.Status;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The rules of DESIGN.md "A2L" and of the LockManager contract, run against both
+ * implementations (subclasses below). Each owner acts from its own thread; "conflicts"
+ * means a request with a short timeout ends in TIMEOUT, "compatible" that it is granted.
+ * No assertion is about time.
+ */
+abstract class LockManagerContract {
+
+    static final long SHORT_MS = 30;
+    static final long LONG_S = 20;
+
+    abstract LockManager newManager();
+
+    LockManager m;
+    TableLock t, u;
+    AttributeLock ta, tb, tc, ua;
+    final List<Session> sessions = new ArrayList<>();
+
+    @BeforeEach
+    void setUp() {
+        m = newManager();
+        t = m.table("T", "PUBLIC.T");
+        u = m.table("U", "PUBLIC.U");
+        ta = t.attribute(0, "A");
+        tb = t.attribute(1, "B");
+        tc = t.attribute(2, "C");
+        ua = u.attribute(0, "A");
+    }
+
+    @AfterEach
+    void tearDown() {
+        for (Session s : sessions) {
+            s.ex.shutdownNow();
+        }
+    }
+
+    /** An owner with its own thread. */
+    final class Session {
+        final Owner o;
+        final ExecutorService ex;
+        volatile Thread thread;
+
+        Session(long id, String label) {
+            o = m.register(id, label);
+            ex = Executors.newSingleThreadExecutor(r -> {
+                Thread th = new Thread(r, "owner-" + id);
+                th.setDaemon(true);
+                thread = th;
+                return th;
+            });
+            sessions.add(this);
+        }
+
+        <T> T call(Callable<T> c) {
+            try {
+                return ex.submit(c).get(LONG_S, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                throw new AssertionError(o + ": " + e, e);
+            }
+        }
+
+        LockResult acquire(LockDuration d, long timeoutMs, LockRequest... set) {
+            return call(() -> m.acquire(o, set, d, TimeUnit.MILLISECONDS.toNanos(timeoutMs)));
+        }
+
+        void grant(LockDuration d, LockRequest... set) {
+            LockResult r = acquire(d, 0, set);
+            assertEquals(Status.GRANTED, r.status(), () -> o + " " + List.of(set) + ": " + r);
+        }
+
+        void grant(LockRequest... set) {
+            grant(TRANSACTION, set);
+        }
+
+        Status tryShort(LockRequest... set) {
+            return acquire(TRANSACTION, SHORT_MS, set).status();
+        }
+
+        Future<LockResult> start(LockDuration d, LockRequest... set) {
+            return ex.submit(() -> m.acquire(o, set, d, 0));
+        }
+
+        Future<LockResult> start(LockRequest... set) {
+            return start(TRANSACTION, set);
+        }
+
+        void releaseAll() {
+            call(() -> {
+                m.releaseAll(o);
+                return null;
+            });
+        }
+
+        void releaseStatementLocks() {
+            call(() -> {
+                m.releaseStatementLocks(o);
+                return null;
+            });
+        }
+
+        void releaseShared() {
+            call(() -> {
+                m.releaseShared(o);
+                return null;
+            });
+        }
+
+        LockMode held(LockName n) {
+            return call(() -> m.held(o, n));
+        }
+    }
+
+    Session session(long id) {
+        return new Session(id, "s" + id);
+    }
+
+    static LockResult get(Future<LockResult> f) {
+        try {
+            return f.get(LONG_S, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    void awaitWaiting(Session s) {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(LONG_S);
+        while (System.nanoTime() < end) {
+            for (LockInfo i : m.snapshot()) {
+                if (i.ownerId() == s.o.id() && i.state() == LockInfo.State.WAITING) {
+                    return;
+                }
+            }
+            Thread.onSpinWait();
+            try {
+                Thread.sleep(1);
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            }
+        }
+        fail(s.o + " never started waiting: " + m.snapshot());
+    }
+
+    void assertConflict(LockRequest first, LockRequest second) {
+        Session a = session(1), b = session(2);
+        a.grant(first);
+        assertEquals(Status.TIMEOUT, b.tryShort(second), first + " then " + second);
+        a.releaseAll();
+        // and once the first is gone, the second is granted
+        b.grant(second);
+        b.releaseAll();
+    }
+
+    void assertCompatible(LockRequest first, LockRequest second) {
+        Session a = session(1), b = session(2);
+        a.grant(first);
+        assertEquals(Status.GRANTED, b.tryShort(second), first + " then " + second);
+        a.releaseAll();
+        b.releaseAll();
+    }
+
+    // ---- compatibility rules ---------------------------------------------------------
+
+    @Test
+    void tableTable() {
+        assertCompatible(s(t), s(t));
+        assertConflict(s(t), x(t));
+        assertConflict(x(t), s(t));
+        assertConflict(x(t), x(t));
+    }
+
+    @Test
+    void tableAttribute() {
+        assertConflict(x(t), s(ta));
+        assertConflict(s(ta), x(t));
+        assertConflict(x(t), x(ta));
+        assertConflict(x(ta), x(t));
+        assertCompatible(s(t), x(ta));
+        assertCompatible(x(ta), s(t));
+        assertCompatible(s(t), s(ta));
+        assertCompatible(s(ta), s(t));
+    }
+
+    @Test
+    void attributeAttribute() {
+        assertCompatible(s(ta), s(ta));
+        assertConflict(s(ta), x(ta));
+        assertConflict(x(ta), s(ta));
+        assertConflict(x(ta), x(ta));
+        assertCompatible(x(ta), x(tb));
+        assertCompatible(x(ta), s(tb));
+    }
+
+    @Test
+    void differentTablesNeverConflict() {
+        assertCompatible(x(t), x(u));
+        assertCompatible(x(t), x(ua));
+        assertCompatible(x(ta), x(ua));
+    }
+
+    @Test
+    void typicalStatementSets() {
+        // two updates of different columns of the same table run together; a reader of
+        // a third column too; a reader of an updated column and an insert do not
+        Session a = session(1), b = session(2), c = session(3);
+        a.grant(s(t), s(ta), x(tb));
+        b.grant(s(t), s(ta), x(tc));
+        assertEquals(Status.GRANTED, c.tryShort(s(t), s(ta)));
+        assertEquals(Status.TIMEOUT, c.tryShort(s(t), s(tb)));
+        assertEquals(Status.TIMEOUT, c.tryShort(x(t)));
+    }
+
+    @Test
+    void sameOwnerNeverConflicts() {
+        Session a = session(1), b = session(2);
+        a.grant(x(t), s(ta), x(tb));
+        a.grant(s(t), x(ta), s(tb), x(tc), x(t));
+        assertEquals(LockMode.X, a.held(t));
+        assertEquals(LockMode.X, a.held(ta));
+        assertEquals(LockMode.X, a.held(tb));
+        assertEquals(LockMode.X, a.held(tc));
+        assertEquals(Status.TIMEOUT, b.tryShort(s(t)));
+        assertEquals(Status.TIMEOUT, b.tryShort(s(ta)));
+        a.releaseAll();
+        assertNull(a.held(t));
+        assertNull(a.held(ta));
+        b.grant(x(t));
+    }
+
+    @Test
+    void alreadyHeldCostsNoWait() {
+        Session a = session(1), b = session(2);
+        a.grant(s(t), s(ta));
+        Future<LockResult> bx = b.start(x(t));
+        awaitWaiting(b);
+        m.resetCounters();
+        // a re-requests what it holds while b waits for X(T): no wait, no queueing
+        a.grant(s(t), s(ta));
+        LockCounters c = m.counters();
+        assertEquals(2, c.requests());
+        assertEquals(2, c.immediate());
+        assertEquals(0, c.waits());
+        a.releaseAll();
+        assertEquals(Status.GRANTED, get(bx).status());
+    }
+
+    // ---- upgrades ----------------------------------------------------------------------
+
+    @Test
+    void upgradeAlone() {
+        Session a = session(1);
+        a.grant(s(t), s(ta));
+        m.resetCounters();
+        a.grant(x(ta));
+        a.grant(x(t));
+        assertEquals(LockMode.X, a.held(ta));
+        assertEquals(LockMode.X, a.held(t));
+        assertEquals(2, m.counters().upgrades());
+    }
+
+    @Test
+    void upgradeWaitsForOtherReaders() {
+        Session a = session(1), b = session(2);
+        a.grant(s(t), s(ta));
+        b.grant(s(t), s(ta));
+        Future<LockResult> up = a.start(x(ta));
+        awaitWaiting(a);
+        assertFalse(up.isDone());
+        b.releaseAll();
+        assertEquals(Status.GRANTED, get(up).status());
+        assertEquals(LockMode.X, a.held(ta));
+        assertEquals(Status.TIMEOUT, b.tryShort(s(ta)));
+    }
+
+    @Test
+    void upgradeDeadlock() {
+        Session a = session(1), b = session(2);
+        a.grant(s(t));
+        b.grant(s(t));
+        Future<LockResult> au = a.start(x(t));
+        awaitWaiting(a);
+        LockResult br = b.acquire(TRANSACTION, 0, x(t));
+        assertEquals(Status.DEADLOCK, br.status());
+        assertCycle(br, Set.of(a.o, b.o), Set.of(t));
+        assertEquals(LockMode.S, b.held(t)); // the victim keeps what it held
+        b.releaseAll();
+        assertEquals(Status.GRANTED, get(au).status());
+        a.releaseAll();
+        b.grant(s(t));
+        b.grant(x(t)); // the victim retries and succeeds
+    }
+
+    // ---- durations and releases -------------------------------------------------------
+
+    @Test
+    void statementLocksAreReleasedAtStatementEnd() {
+        Session a = session(1), b = session(2);
+        a.grant(STATEMENT, s(t), s(ta), x(tb));
+        a.grant(TRANSACTION, s(tc));
+        a.releaseStatementLocks();
+        assertNull(a.held(t));
+        assertNull(a.held(ta));
+        assertEquals(LockMode.X, a.held(tb)); // X is always held to the end of the transaction
+        assertEquals(LockMode.S, a.held(tc));
+        assertEquals(Status.GRANTED, b.tryShort(x(ta)));
+        assertEquals(Status.TIMEOUT, b.tryShort(s(tb)));
+        assertEquals(Status.TIMEOUT, b.tryShort(x(tc)));
+        assertEquals(Status.TIMEOUT, b.tryShort(x(t))); // a still has attribute locks of T
+    }
+
+    @Test
+    void statementLockAskedForTransactionBecomesTransaction() {
+        Session a = session(1), b = session(2);
+        a.grant(STATEMENT, s(t), s(ta));
+        a.grant(TRANSACTION, s(ta));
+        a.grant(STATEMENT, s(tb));
+        a.releaseStatementLocks();
+        assertEquals(LockMode.S, a.held(ta));
+        assertNull(a.held(tb));
+        assertNull(a.held(t));
+        assertEquals(Status.TIMEOUT, b.tryShort(x(ta)));
+        assertEquals(Status.GRANTED, b.tryShort(x(tb)));
+    }
+
+    @Test
+    void transactionLockAskedForStatementStaysTransaction() {
+        Session a = session(1);
+        a.grant(TRANSACTION, s(t), s(ta));
+        a.grant(STATEMENT, s(t), s(ta));
+        a.releaseStatementLocks();
+        assertEquals(LockMode.S, a.held(t));
+        assertEquals(LockMode.S, a.held(ta));
+        assertEquals(Set.of(TRANSACTION), durationsOf(a));
+    }
+
+    @Test
+    void releaseAllWakesWaiters() {
+        Session a = session(1), b = session(2), c = session(3);
+        a.grant(x(t));
+        Future<LockResult> bw = b.start(s(t), s(ta));
+        Future<LockResult> cw = c.start(s(t), s(tb));
+        awaitWaiting(b);
+        awaitWaiting(c);
+        a.releaseAll();
+        assertEquals(Status.GRANTED, get(bw).status());
+        assertEquals(Status.GRANTED, get(cw).status());
+    }
+
+    @Test
+    void releaseSharedKeepsOnlyExclusiveLocks() {
+        Session a = session(1), b = session(2);
+        a.grant(STATEMENT, s(t), s(ta), s(tb));
+        a.grant(TRANSACTION, x(tb), x(tc), s(ua));
+        a.releaseShared();
+        assertNull(a.held(t));
+        assertNull(a.held(ta));
+        assertNull(a.held(ua));
+        assertNull(a.held(u));
+        assertEquals(LockMode.X, a.held(tb)); // upgraded: kept
+        assertEquals(LockMode.X, a.held(tc));
+        assertEquals(Status.GRANTED, b.tryShort(x(ta)));
+        assertEquals(Status.GRANTED, b.tryShort(x(u)));
+        assertEquals(Status.TIMEOUT, b.tryShort(s(tb)));
+        assertEquals(Status.TIMEOUT, b.tryShort(x(t))); // a's X(T.b), X(T.c) keep T's intention
+        a.releaseStatementLocks(); // nothing left to drop
+        assertEquals(LockMode.X, a.held(tc));
+    }
+
+    // ---- cancel, timeout, interrupt ---------------------------------------------------------
+
+    @Test
+    void cancelEndsTheWaitAndRestoresHoldings() {
+        Session a = session(1), b = session(2), c = session(3);
+        a.grant(x(tb));
+        b.grant(s(t));
+        Future<LockResult> bw = b.start(s(u), x(ua), s(ta), x(tb));
+        awaitWaiting(b);
+        m.cancel(b.o);
+        LockResult r = get(bw);
+        assertEquals(Status.CANCELLED, r.status());
+        assertEquals(x(tb), r.awaited());
+        // b holds what it held before the call: S(T) only
+        assertEquals(LockMode.S, b.held(t));
+        assertNull(b.held(u));
+        assertNull(b.held(ua));
+        assertNull(b.held(ta));
+        assertEquals(Status.GRANTED, c.tryShort(x(u)));
+        c.releaseAll();
+        // a cancel while not waiting ends the next wait; releaseAll drops a pending one
+        m.cancel(b.o);
+        assertEquals(Status.GRANTED, b.tryShort(s(tc)));
+        assertEquals(Status.CANCELLED, b.acquire(TRANSACTION, 0, x(tb)).status());
+        m.cancel(b.o);
+        b.releaseAll();
+        assertEquals(Status.TIMEOUT, b.tryShort(x(tb)));
+        assertEquals(2, m.counters().cancels());
+    }
+
+    @Test
+    void timeout() {
+        Session a = session(1), b = session(2), c = session(3);
+        a.grant(x(tc));
+        LockResult r = b.acquire(TRANSACTION, SHORT_MS, s(t), x(ta), s(tc));
+        assertEquals(Status.TIMEOUT, r.status());
+        assertEquals(s(tc), r.awaited());
+        assertTrue(r.message().contains("PUBLIC.T.C"), r.message());
+        assertNull(b.held(t));
+        assertNull(b.held(ta));
+        assertEquals(Status.GRANTED, c.tryShort(x(ta)));
+        assertEquals(1, m.counters().timeouts());
+    }
+
+    @Test
+    void defaultTimeout() {
+        Session a = session(1), b = session(2);
+        m.setDefaultTimeoutNanos(TimeUnit.MILLISECONDS.toNanos(SHORT_MS));
+        a.grant(x(t));
+        assertEquals(Status.TIMEOUT, b.acquire(TRANSACTION, 0, s(t)).status());
+        m.setDefaultTimeoutNanos(0);
+        Future<LockResult> bw = b.start(s(t));
+        awaitWaiting(b);
+        a.releaseAll();
+        assertEquals(Status.GRANTED, get(bw).status());
+    }
+
+    @Test
+    void interruptEndsTheWaitAndKeepsTheFlag() {
+        Session a = session(1), b = session(2);
+        a.grant(x(t));
+        AtomicBoolean flagAfter = new AtomicBoolean();
+        Future<LockResult> bw = b.ex.submit(() -> {
+            LockResult r = m.acquire(b.o, new LockRequest[] {s(u), s(t)}, TRANSACTION, 0);
+            flagAfter.set(Thread.interrupted());
+            return r;
+        });
+        awaitWaiting(b);
+        b.thread.interrupt();
+        assertEquals(Status.INTERRUPTED, get(bw).status());
+        assertTrue(flagAfter.get(), "interrupt flag restored");
+        assertNull(b.held(u));
+        assertEquals(1, m.counters().interrupts());
+    }
+
+    // ---- deadlocks ---------------------------------------------------------------------
+
+    static void assertCycle(LockResult r, Set<Owner> owners, Set<LockName> names) {
+        assertEquals(Status.DEADLOCK, r.status());
+        List<WaitEdge> cycle = r.cycle();
+        assertEquals(owners.size(), cycle.size(), r.message());
+        Set<Owner> seen = new HashSet<>();
+        Set<LockName> seenNames = new HashSet<>();
+        for (int i = 0; i < cycle.size(); i++) {
+            WaitEdge e = cycle.get(i);
+            seen.add(e.waiter());
+            seenNames.add(e.request().name());
+            // a closed chain: each edge's blocker is the next edge's waiter
+            assertSame(e.blocker(), cycle.get((i + 1) % cycle.size()).waiter(), r.message());
+        }
+        assertEquals(owners, seen, r.message());
+        assertEquals(names, seenNames, r.message());
+        for (Owner o : owners) {
+            assertTrue(r.message().contains(o.toString()), r.message());
+        }
+        for (LockName n : names) {
+            assertTrue(r.message().contains(n.toString()), r.message());
+        }
+    }
+
+    @Test
+    void twoOwnerDeadlockNamesTheCycleAndTheVictimCanRetry() {
+        Session a = session(1), b = session(2);
+        a.grant(s(t), x(ta));
+        b.grant(s(t), x(tb));
+        Future<LockResult> aw = a.start(x(tb));
+        awaitWaiting(a);
+        m.resetCounters();
+        LockResult br = b.acquire(TRANSACTION, 0, s(tc), x(ta));
+        assertCycle(br, Set.of(a.o, b.o), Set.of(ta, tb));
+        assertSame(b.o, br.cycle().get(0).waiter()); // the requester is the victim
+        assertNull(b.held(tc)); // granted earlier in the failed call: released again
+        assertEquals(1, m.counters().deadlocks());
+        assertFalse(aw.isDone());
+        b.releaseAll(); // the victim aborts
+        assertEquals(Status.GRANTED, get(aw).status());
+        Future<LockResult> retry = b.start(s(t), x(tb), x(ta));
+        awaitWaiting(b);
+        a.releaseAll(); // the other commits
+        assertEquals(Status.GRANTED, get(retry).status());
+    }
+
+    @Test
+    void threeOwnerDeadlock() {
+        Session a = session(1), b = session(2), c = session(3);
+        a.grant(x(ta));
+        b.grant(x(tb));
+        c.grant(x(ua));
+        Future<LockResult> aw = a.start(x(tb));
+        awaitWaiting(a);
+        Future<LockResult> bw = b.start(x(ua));
+        awaitWaiting(b);
+        LockResult cr = c.acquire(TRANSACTION, 0, x(ta));
+        assertCycle(cr, Set.of(a.o, b.o, c.o), Set.of(ta, tb, ua));
+        c.releaseAll();
+        assertEquals(Status.GRANTED, get(bw).status());
+        b.releaseAll();
+        assertEquals(Status.GRANTED, get(aw).status());
+    }
+
+    @Test
+    void deadlockThroughQueueOrder() {
+        // c waits for X(T) behind b's S(T); a, holding nothing on T, must queue behind
+        // c's X (fairness), so a waits for c; when b then waits for a, the cycle
+        // b -> a -> c -> b goes through a queue-order edge
+        Session a = session(1), b = session(2), c = session(3);
+        a.grant(x(u));
+        b.grant(s(t));
+        Future<LockResult> cw = c.start(x(t));
+        awaitWaiting(c);
+        Future<LockResult> aw = a.start(s(t));
+        awaitWaiting(a);
+        LockResult br = b.acquire(TRANSACTION, 0, s(u));
+        assertCycle(br, Set.of(a.o, b.o, c.o), Set.of(t, u));
+        assertTrue(br.cycle().stream().anyMatch(WaitEdge::queued), br.message());
+        b.releaseAll();
+        assertEquals(Status.GRANTED, get(cw).status());
+        c.releaseAll();
+        assertEquals(Status.GRANTED, get(aw).status());
+    }
+
+    @Test
+    void simultaneousDeadlocksAreAlwaysDetected() throws Exception {
+        // two owners close a 2-cycle at the same instant, many times; with no timeout and
+        // (fast manager) no periodic re-check, a missed cycle would hang both threads
+        if (m instanceof FastLockManager) {
+            ((FastLockManager) m).setDeadlockRecheckNanos(0);
+        }
+        final int rounds = 2000;
+        Owner oa = m.register(1, "a"), ob = m.register(2, "b");
+        java.util.concurrent.CyclicBarrier barrier = new java.util.concurrent.CyclicBarrier(2);
+        java.util.concurrent.atomic.AtomicInteger deadlocks = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.ConcurrentLinkedQueue<Throwable> errors = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        java.util.function.BiFunction<Owner, AttributeLock[], Thread> side = (o, names) -> new Thread(() -> {
+            try {
+                for (int i = 0; i < rounds; i++) {
+                    assertTrue(m.acquire(o, new LockRequest[] {s(t), x(names[0])}, TRANSACTION).isGranted());
+                    barrier.await(LONG_S, TimeUnit.SECONDS);
+                    LockResult r = m.acquire(o, new LockRequest[] {x(names[1])}, TRANSACTION);
+                    if (r.status() == Status.DEADLOCK) {
+                        deadlocks.incrementAndGet();
+                    } else {
+                        assertEquals(Status.GRANTED, r.status());
+                    }
+                    m.releaseAll(o);
+                    barrier.await(LONG_S, TimeUnit.SECONDS);
+                }
+            } catch (Throwable e) {
+                errors.add(e);
+                barrier.reset();
+            }
+        });
+        Thread ta1 = side.apply(oa, new AttributeLock[] {ta, tb});
+        Thread tb1 = side.apply(ob, new AttributeLock[] {tb, ta});
+        ta1.setDaemon(true);
+        tb1.setDaemon(true);
+        ta1.start();
+        tb1.start();
+        ta1.join(TimeUnit.SECONDS.toMillis(LONG_S));
+        tb1.join(TimeUnit.SECONDS.toMillis(LONG_S));
+        if (ta1.isAlive() || tb1.isAlive()) {
+            String dump = RandomizedConcurrencyTest.threadDump();
+            m.cancel(oa);
+            m.cancel(ob);
+            fail("hung: a cycle formed in a race was missed\n" + m.snapshot() + "\n" + dump);
+        }
+        assertTrue(errors.isEmpty(), () -> errors.toString());
+        assertEquals(rounds, deadlocks.get(), "exactly one victim per round");
+        assertEquals(rounds, m.counters().deadlocks());
+    }
+
+    @Test
+    void waitingExclusiveIsNotStarvedByNewReaders() {
+        Session a = session(1), b = session(2), c = session(3);
+        a.grant(s(t), s(ta));
+        Future<LockResult> bw = b.start(x(t));
+        awaitWaiting(b);
+        // c's S(T) is compatible with a's, but queues behind b's waiting X(T)
+        assertEquals(Status.TIMEOUT, c.tryShort(s(t)));
+        assertEquals(Status.TIMEOUT, c.tryShort(s(tb)));
+        // a already holds on T: it is not held up by the queue
+        a.grant(s(tb));
+        a.releaseAll();
+        assertEquals(Status.GRANTED, get(bw).status());
+    }
+
+    // ---- observability -------------------------------------------------------------------
+
+    @Test
+    void countersAndReset() {
+        Session a = session(1), b = session(2);
+        a.grant(STATEMENT, s(t), s(ta), s(tb));
+        a.grant(STATEMENT, s(t), x(ta));
+        Future<LockResult> bw = b.start(s(ta));
+        awaitWaiting(b);
+        assertEquals(Status.TIMEOUT, session(3).tryShort(x(tb)));
+        a.releaseAll();
+        assertEquals(Status.GRANTED, get(bw).status());
+        LockCounters c = m.counters();
+        assertEquals(3 + 2 + 1 + 1, c.requests(), c.toString());
+        assertEquals(c.requests(), c.immediate() + c.waits(), c.toString());
+        assertEquals(2, c.waits(), c.toString());
+        assertEquals(1, c.upgrades());
+        assertEquals(1, c.timeouts());
+        assertTrue(c.waitNanos() > 0);
+        assertEquals(0, c.deadlocks());
+        m.resetCounters();
+        assertEquals(new LockCounters(0, 0, 0, 0, 0, 0, 0, 0, 0), m.counters());
+        b.grant(s(u));
+        assertEquals(1, m.counters().requests());
+        m.unregister(b.o); // an owner's counts survive its unregistration
+        assertEquals(1, m.counters().immediate());
+    }
+
+    @Test
+    void snapshotListsHeldAndAwaitedLocks() {
+        Session a = session(7), b = session(8);
+        a.grant(STATEMENT, s(t), s(ta));
+        a.grant(TRANSACTION, x(tb));
+        Future<LockResult> bw = b.start(STATEMENT, s(t), s(tb));
+        awaitWaiting(b);
+        Set<String> rows = m.snapshot().stream().map(LockInfo::toString).collect(Collectors.toSet());
+        assertEquals(Set.of(
+                "#7(s7) HELD S(PUBLIC.T) STATEMENT",
+                "#7(s7) HELD S(PUBLIC.T.A) STATEMENT",
+                "#7(s7) HELD X(PUBLIC.T.B) TRANSACTION",
+                "#8(s8) HELD S(PUBLIC.T) STATEMENT",
+                "#8(s8) WAITING S(PUBLIC.T.B) STATEMENT"), rows);
+        a.releaseAll();
+        assertEquals(Status.GRANTED, get(bw).status());
+        assertEquals(2, m.snapshot().size());
+    }
+
+    // ---- names and owners --------------------------------------------------------------------
+
+    @Test
+    void namesAreCanonical() {
+        assertSame(t, m.table("T", "ignored"));
+        assertSame(ta, t.attribute(0, "ignored"));
+        assertNotSame(ta, tb);
+        assertEquals("PUBLIC.T", t.toString());
+        assertEquals("PUBLIC.T.B", tb.toString());
+        assertSame(t, tb.table());
+        assertSame(t, t.table());
+        assertEquals(1, tb.column());
+        AttributeLock far = t.attribute(40, "FAR");
+        assertSame(far, t.attribute(40, "FAR"));
+        assertSame(ta, t.attribute(0, "A"));
+    }
+
+    @Test
+    void dropTableKeepsHeldLocksWorking() {
+        Session a = session(1), b = session(2);
+        a.grant(x(t), s(ta));
+        m.dropTable("T");
+        assertTrue(t.isDropped());
+        TableLock t2 = m.table("T", "PUBLIC.T");
+        assertNotSame(t, t2);
+        assertEquals(Status.GRANTED, b.tryShort(x(t2)));
+        assertEquals(Status.TIMEOUT, b.tryShort(s(t)));
+        a.releaseAll();
+        assertEquals(Status.GRANTED, b.tryShort(s(t)));
+    }
+
+    @Test
+    void foreignOwnersAndNamesAreRejected() {
+        LockManager other = newManager();
+        Owner foreign = other.register(9, "x");
+        Session a = session(1);
+        assertThrows(IllegalArgumentException.class,
+                () -> m.acquire(foreign, new LockRequest[] {s(t)}, TRANSACTION));
+        TableLock ot = other.table("T", "T");
+        AssertionError e = assertThrows(AssertionError.class, () -> a.grant(s(t), s(ot)));
+        assertTrue(e.getCause().getMessage().contains("another lock manager"), e.toString());
+        assertNull(a.held(t)); // the partial call was undone
+        m.unregister(a.o);
+        assertThrows(IllegalStateException.class, () -> m.releaseAll(a.o));
+        m.cancel(a.o); // a late cancel of a closed session is harmless
+        assertThrows(IllegalArgumentException.class, () -> other.cancel(a.o));
+    }
+
+    @Test
+    void canonicalOrder() {
+        LockRequest[] c = LockRequest.canonical(x(ua), s(tb), s(t), s(ta), x(tb), s(u));
+        assertEquals(List.of(s(t), s(ta), x(tb), s(u), x(ua)), List.of(c));
+    }
+
+    static Set<LockDuration> durationsOf(Session s) {
+        return s.call(() -> s.o.manager.snapshot().stream().filter(i -> i.ownerId() == s.o.id())
+                .map(LockInfo::duration).collect(Collectors.toSet()));
+    }
+}

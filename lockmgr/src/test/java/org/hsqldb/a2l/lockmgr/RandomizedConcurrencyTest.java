@@ -1,0 +1,385 @@
+package org.hsqldb.a2l.lockmgr;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.hsqldb.a2l.lockmgr.LockResult.Status;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Many owners run random transactions (random lock sets over a few tables and
+ * attributes, in canonical or random order, random durations, statement-lock releases,
+ * early release of shared locks, commits and aborts) against one manager.
+ * <ul>
+ * <li>A checker, under its own global lock, keeps every owner's holdings as the test
+ *     computes them from the contract and asserts on every grant that no two owners hold
+ *     incompatible locks (the DESIGN.md rule, written out independently here). Holdings
+ *     are added after a grant and removed before a release, so the checker never sees
+ *     more than the manager grants.</li>
+ * <li>After every call each owner compares {@code held()} of every name with its model
+ *     (durations, upgrades, releases, undo of failed calls).</li>
+ * <li>Every deadlock must be detected: in the "forever" variants nobody ever times out
+ *     or is cancelled and the fast manager's periodic re-check is off, so a missed cycle
+ *     is a hang, which the watchdog turns into a failure with a thread dump.</li>
+ * <li>At the end the counters add up, nothing is held, and every lock word and shared
+ *     count is zero.</li>
+ * </ul>
+ */
+class RandomizedConcurrencyTest {
+
+    static final int THREADS = 12;
+    static final int TABLES = 3;
+    static final int ATTRS = 4;
+    static final long RUN_NANOS = TimeUnit.SECONDS.toNanos(3);
+    static final int MAX_TXNS = 4000;
+    static final long WATCHDOG_SECONDS = 40;
+
+    /**
+     * @param mix "hot": every statement kind, many conflicts and deadlocks; "reads": 90%
+     *        selects, races between fast-path readers and writers rather than queues
+     */
+    @ParameterizedTest(name = "{0}, {1}, {2}")
+    @CsvSource({"fast, forever, hot", "fast, timeouts, hot", "mutex, forever, hot",
+        "mutex, timeouts, hot", "fast, forever, reads", "mutex, forever, reads"})
+    void randomWorkload(String impl, String waits, String mix) throws Exception {
+        boolean forever = waits.equals("forever");
+        LockManager m;
+        if (impl.equals("fast")) {
+            FastLockManager f = new FastLockManager();
+            if (forever) {
+                f.setDeadlockRecheckNanos(0); // detection must come from the waits themselves
+            }
+            m = f;
+        } else {
+            m = new MutexLockManager();
+        }
+        new Run(m, forever, mix.equals("reads"), 42 + impl.hashCode() + waits.hashCode() + mix.hashCode()).go();
+    }
+
+    static final class Held {
+        final LockMode mode;
+        final boolean txn;
+
+        Held(LockMode mode, boolean txn) {
+            this.mode = mode;
+            this.txn = txn;
+        }
+    }
+
+    /** The independent rule and the global view of what the test says is held. */
+    static final class Checker {
+        private final Map<Owner, Map<LockName, Held>> all = new HashMap<>();
+
+        static boolean conflict(LockName n1, LockMode m1, LockName n2, LockMode m2) {
+            if (n1 == n2) {
+                return m1 == LockMode.X || m2 == LockMode.X;
+            }
+            if (n1 instanceof TableLock && n2 instanceof AttributeLock && n2.table() == n1) {
+                return m1 == LockMode.X;
+            }
+            if (n2 instanceof TableLock && n1 instanceof AttributeLock && n1.table() == n2) {
+                return m2 == LockMode.X;
+            }
+            return false;
+        }
+
+        synchronized void set(Owner o, Map<LockName, Held> holdings, boolean check) {
+            if (check) {
+                for (Map.Entry<Owner, Map<LockName, Held>> other : all.entrySet()) {
+                    if (other.getKey() == o) {
+                        continue;
+                    }
+                    for (Map.Entry<LockName, Held> mine : holdings.entrySet()) {
+                        for (Map.Entry<LockName, Held> theirs : other.getValue().entrySet()) {
+                            if (conflict(mine.getKey(), mine.getValue().mode, theirs.getKey(),
+                                    theirs.getValue().mode)) {
+                                throw new AssertionError("incompatible locks granted together: " + o
+                                        + " " + mine.getValue().mode + "(" + mine.getKey() + ") and "
+                                        + other.getKey() + " " + theirs.getValue().mode + "("
+                                        + theirs.getKey() + ")");
+                            }
+                        }
+                    }
+                }
+            }
+            all.put(o, new HashMap<>(holdings));
+        }
+    }
+
+    static final class Run {
+        final LockManager m;
+        final boolean forever;
+        final boolean reads;
+        final long seed;
+        final Checker checker = new Checker();
+        final List<TableLock> tables = new ArrayList<>();
+        final List<LockName> names = new ArrayList<>();
+        final ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
+        volatile boolean stop;
+        final AtomicLong deadlocks = new AtomicLong(), timeouts = new AtomicLong(),
+                cancels = new AtomicLong(), granted = new AtomicLong(), grantedRequests = new AtomicLong(),
+                txns = new AtomicLong();
+        final Owner[] owners = new Owner[THREADS];
+
+        Run(LockManager m, boolean forever, boolean reads, long seed) {
+            this.m = m;
+            this.forever = forever;
+            this.reads = reads;
+            this.seed = seed;
+            for (int i = 0; i < TABLES; i++) {
+                TableLock t = m.table("T" + i, "S.T" + i);
+                tables.add(t);
+                names.add(t);
+                for (int c = 0; c < ATTRS; c++) {
+                    names.add(t.attribute(c, "C" + c));
+                }
+            }
+        }
+
+        void go() throws Exception {
+            m.resetCounters();
+            List<Thread> threads = new ArrayList<>();
+            for (int i = 0; i < THREADS; i++) {
+                owners[i] = m.register(i + 1, "w" + i);
+                final int id = i;
+                Thread th = new Thread(() -> {
+                    try {
+                        worker(owners[id], new SplittableRandom(seed * 31 + id));
+                    } catch (Throwable e) {
+                        failures.add(e);
+                        stop = true;
+                        m.releaseAll(owners[id]); // let the others finish
+                    }
+                }, "worker-" + i);
+                th.setDaemon(true);
+                threads.add(th);
+            }
+            Thread helper = new Thread(() -> helper(new SplittableRandom(seed)), "helper");
+            helper.setDaemon(true);
+            long start = System.nanoTime();
+            threads.forEach(Thread::start);
+            helper.start();
+            long deadline = start + TimeUnit.SECONDS.toNanos(WATCHDOG_SECONDS);
+            for (Thread th : threads) {
+                th.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+                if (th.isAlive()) {
+                    String dump = threadDump() + "\nlocks: " + m.snapshot();
+                    stop = true;
+                    for (Owner o : owners) {
+                        m.cancel(o); // free the hung threads
+                    }
+                    fail("watchdog: " + th.getName() + " still running after " + WATCHDOG_SECONDS
+                            + " s (missed deadlock or lost wake-up?)\n" + dump);
+                }
+            }
+            stop = true;
+            helper.join();
+            if (!failures.isEmpty()) {
+                Throwable f = failures.peek();
+                throw new AssertionError(failures.size() + " worker failure(s), first: " + f, f);
+            }
+            // everything released
+            assertEquals(List.of(), m.snapshot());
+            if (m instanceof FastLockManager) {
+                for (LockName n : names) {
+                    assertEquals(0L, n.word, () -> "lock word of " + n);
+                    assertEquals(0L, FastLockManager.shared(n), () -> "shared count of " + n);
+                    assertTrue(n.queue.isEmpty());
+                }
+            }
+            LockCounters c = m.counters();
+            assertEquals(c.requests(), c.immediate() + c.waits(), c.toString());
+            assertEquals(deadlocks.get(), c.deadlocks(), c.toString());
+            assertEquals(timeouts.get(), c.timeouts(), c.toString());
+            assertEquals(cancels.get(), c.cancels(), c.toString());
+            assertEquals(0, c.interrupts());
+            assertTrue(c.requests() >= grantedRequests.get(), c.toString());
+            assertTrue(c.waits() >= c.deadlocks() + c.timeouts() + c.cancels(), c.toString());
+            // the workload really exercised the slow paths
+            assertTrue(c.waits() > 0, c.toString());
+            if (!reads) {
+                assertTrue(deadlocks.get() > 0, "no deadlock happened: " + c);
+            }
+            if (!forever) {
+                assertTrue(timeouts.get() + cancels.get() > 0, c.toString());
+            }
+            System.out.println(m.getClass().getSimpleName() + (forever ? " forever" : " timeouts")
+                    + (reads ? " reads" : " hot")
+                    + ": " + txns.get() + " transactions, " + granted.get() + " grants; " + c);
+        }
+
+        /** Cancels random owners (timeouts variant) and takes snapshots meanwhile. */
+        void helper(SplittableRandom rnd) {
+            while (!stop) {
+                if (!forever && rnd.nextInt(4) == 0) {
+                    m.cancel(owners[rnd.nextInt(THREADS)]);
+                }
+                if (rnd.nextInt(8) == 0) {
+                    m.snapshot();
+                    m.counters();
+                }
+                try {
+                    Thread.sleep(1);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }
+
+        LockRequest[] statement(SplittableRandom rnd) {
+            List<LockRequest> set = new ArrayList<>();
+            int parts = !reads && rnd.nextInt(10) == 0 ? 2 : 1;
+            for (int p = 0; p < parts; p++) {
+                TableLock t = tables.get(rnd.nextInt(TABLES));
+                int kind = rnd.nextInt(20);
+                if (reads) {
+                    int k = rnd.nextInt(100);
+                    kind = k < 2 ? 0 : k < 92 ? 5 : k < 99 ? 15 : 19;
+                }
+                if (kind < 2) { // insert / delete
+                    set.add(LockRequest.x(t));
+                } else if (kind < 11) { // select
+                    set.add(LockRequest.s(t));
+                    for (int i = 1 + rnd.nextInt(3); i > 0; i--) {
+                        set.add(LockRequest.s(t.attribute(rnd.nextInt(ATTRS), null)));
+                    }
+                } else if (kind < 19) { // update
+                    set.add(LockRequest.s(t));
+                    for (int i = rnd.nextInt(3); i > 0; i--) {
+                        set.add(LockRequest.s(t.attribute(rnd.nextInt(ATTRS), null)));
+                    }
+                    for (int i = 1 + rnd.nextInt(2); i > 0; i--) {
+                        set.add(LockRequest.x(t.attribute(rnd.nextInt(ATTRS), null)));
+                    }
+                } else { // a bare attribute request, no table lock
+                    set.add(rnd.nextBoolean() ? LockRequest.s(t.attribute(rnd.nextInt(ATTRS), null))
+                            : LockRequest.x(t.attribute(rnd.nextInt(ATTRS), null)));
+                }
+            }
+            LockRequest[] a = set.toArray(new LockRequest[0]);
+            if (rnd.nextBoolean()) {
+                return LockRequest.canonical(a);
+            }
+            Collections.shuffle(set, new java.util.Random(rnd.nextLong()));
+            return set.toArray(new LockRequest[0]);
+        }
+
+        void worker(Owner o, SplittableRandom rnd) {
+            Map<LockName, Held> model = new HashMap<>();
+            long end = System.nanoTime() + RUN_NANOS;
+            for (int txn = 0; txn < MAX_TXNS && !stop && System.nanoTime() < end; txn++) {
+                txns.incrementAndGet();
+                int statements = 1 + rnd.nextInt(reads ? 2 : 4);
+                boolean abort = false;
+                for (int st = 0; st < statements && !abort && !stop; st++) {
+                    LockRequest[] set = statement(rnd);
+                    LockDuration d = rnd.nextInt(5) < 2 ? LockDuration.STATEMENT : LockDuration.TRANSACTION;
+                    long timeout = !forever && rnd.nextInt(3) == 0
+                            ? TimeUnit.MICROSECONDS.toNanos(200 + rnd.nextInt(5000)) : 0;
+                    LockResult r = m.acquire(o, set, d, timeout);
+                    if (r.isGranted()) {
+                        granted.incrementAndGet();
+                        grantedRequests.addAndGet(set.length);
+                        for (LockRequest q : set) {
+                            Held h = model.get(q.name());
+                            LockMode mode = h != null && h.mode == LockMode.X ? LockMode.X : q.mode();
+                            boolean t = (h != null && h.txn) || d == LockDuration.TRANSACTION
+                                    || mode == LockMode.X;
+                            model.put(q.name(), new Held(mode, t));
+                        }
+                        checker.set(o, model, true);
+                        verify(o, model);
+                        work(rnd);
+                        int after = rnd.nextInt(20);
+                        if (after < 14) {
+                            model.values().removeIf(h -> h.mode == LockMode.S && !h.txn);
+                            checker.set(o, model, false);
+                            m.releaseStatementLocks(o);
+                        } else if (after == 14) {
+                            model.values().removeIf(h -> h.mode == LockMode.S);
+                            checker.set(o, model, false);
+                            m.releaseShared(o);
+                        }
+                        verify(o, model);
+                    } else {
+                        // the owner holds exactly what it held before the call
+                        verify(o, model);
+                        switch (r.status()) {
+                            case DEADLOCK:
+                                deadlocks.incrementAndGet();
+                                List<WaitEdge> cycle = r.cycle();
+                                assertTrue(cycle.size() >= 2, r.message());
+                                assertSame(o, cycle.get(0).waiter(), r.message());
+                                for (int i = 0; i < cycle.size(); i++) {
+                                    assertSame(cycle.get(i).blocker(),
+                                            cycle.get((i + 1) % cycle.size()).waiter(), r.message());
+                                }
+                                abort = true;
+                                break;
+                            case TIMEOUT:
+                                timeouts.incrementAndGet();
+                                abort = rnd.nextBoolean(); // sometimes go on with the transaction
+                                break;
+                            case CANCELLED:
+                                cancels.incrementAndGet();
+                                abort = rnd.nextBoolean();
+                                break;
+                            default:
+                                throw new AssertionError(r.toString());
+                        }
+                    }
+                }
+                // commit or abort: the same for the lock manager
+                model.clear();
+                checker.set(o, model, false);
+                m.releaseAll(o);
+                verify(o, model);
+            }
+        }
+
+        void verify(Owner o, Map<LockName, Held> model) {
+            for (LockName n : names) {
+                Held h = model.get(n);
+                LockMode expected = h == null ? null : h.mode;
+                LockMode actual = m.held(o, n);
+                if (expected != actual) {
+                    throw new AssertionError(o + " holds " + actual + " on " + n + ", expected " + expected);
+                }
+            }
+        }
+
+        static void work(SplittableRandom rnd) {
+            int n = rnd.nextInt(4);
+            if (n == 0) {
+                Thread.yield();
+            } else {
+                for (int i = n * 50; i > 0; i--) {
+                    Thread.onSpinWait();
+                }
+            }
+        }
+    }
+
+    static String threadDump() {
+        StringBuilder sb = new StringBuilder();
+        for (ThreadInfo ti : ManagementFactory.getThreadMXBean().dumpAllThreads(true, true)) {
+            sb.append(ti);
+        }
+        return sb.toString();
+    }
+}
