@@ -131,7 +131,8 @@ public final class CompareReport {
                 .title("TPC-C " + mix + ", " + meta.warehouses() + " warehouse(s): committed txn/s (median of "
                         + meta.reps() + ")" + (meta.quick() ? " - smoke test, not a result" : ""))
                 .xAxisTitle("clients").yAxisTitle("committed transactions / s").build();
-        chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
+        chart.getStyler().setLegendLayout(Styler.LegendLayout.Horizontal);
         chart.getStyler().setMarkerSize(8);
         chart.getStyler().setXAxisDecimalPattern("#");
         chart.getStyler().setYAxisMin(0.0);
