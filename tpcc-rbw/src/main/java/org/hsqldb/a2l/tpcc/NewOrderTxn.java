@@ -1,0 +1,144 @@
+package org.hsqldb.a2l.tpcc;
+
+import java.math.BigDecimal;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * New-Order, clause 2.4.2. Original order (thesis table 6.1): S(customer join warehouse)
+ * S(district) I(new_order) U(district) I(orders) loop{S(item) S(stock) U(stock) I(order_line)}.
+ * RbW: the same reads, the item and stock reads of every line first, then the writes in
+ * their original relative order.
+ */
+final class NewOrderTxn {
+
+    static final String CUSTOMER_WAREHOUSE = "SELECT c_discount, c_last, c_credit, w_tax FROM customer, warehouse"
+            + " WHERE w_id = ? AND c_w_id = w_id AND c_d_id = ? AND c_id = ?";
+    static final String DISTRICT = "SELECT d_next_o_id, d_tax FROM district WHERE d_w_id = ? AND d_id = ?";
+    static final String INSERT_NEW_ORDER = "INSERT INTO new_order (no_o_id, no_d_id, no_w_id) VALUES (?, ?, ?)";
+    static final String UPDATE_DISTRICT =
+            "UPDATE district SET d_next_o_id = d_next_o_id + 1 WHERE d_w_id = ? AND d_id = ?";
+    static final String INSERT_ORDER = "INSERT INTO orders (o_id, o_d_id, o_w_id, o_c_id, o_entry_d, o_carrier_id,"
+            + " o_ol_cnt, o_all_local) VALUES (?, ?, ?, ?, ?, NULL, ?, ?)";
+    static final String ITEM = "SELECT i_price, i_name, i_data FROM item WHERE i_id = ?";
+    static final String[] STOCK = new String[11];
+    static final String UPDATE_STOCK = "UPDATE stock SET s_quantity = ?, s_ytd = s_ytd + ?,"
+            + " s_order_cnt = s_order_cnt + 1, s_remote_cnt = s_remote_cnt + ? WHERE s_w_id = ? AND s_i_id = ?";
+    static final String INSERT_ORDER_LINE = "INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number,"
+            + " ol_i_id, ol_supply_w_id, ol_delivery_d, ol_quantity, ol_amount, ol_dist_info)"
+            + " VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?, ?)";
+
+    static {
+        for (int d = 1; d <= 10; d++) {
+            STOCK[d] = String.format("SELECT s_quantity, s_data, s_dist_%02d FROM stock WHERE s_w_id = ? AND s_i_id = ?", d);
+        }
+    }
+
+    private record CustomerWarehouse(BigDecimal discount, BigDecimal warehouseTax) {}
+
+    private record District(int nextOrderId, BigDecimal tax) {}
+
+    private record Item(BigDecimal price, String data) {}
+
+    private record Stock(int quantity, String data, String distInfo) {}
+
+    private final Statements s;
+
+    NewOrderTxn(Statements s) {
+        this.s = s;
+    }
+
+    /** Returns the order's total amount (clause 2.4.2.2), displayed by a real terminal. */
+    BigDecimal run(TxnInput.NewOrder in, StatementOrder order, Timestamp now) throws SQLException, SpecRollback {
+        CustomerWarehouse cw = readCustomerWarehouse(in);
+        District district = readDistrict(in);
+        int orderId = district.nextOrderId();
+        List<TxnInput.OrderLine> lines = in.lines();
+        BigDecimal total = BigDecimal.ZERO;
+        if (order == StatementOrder.ORIGINAL) {
+            writeOrderHeader(in, orderId, now);
+            for (int n = 1; n <= lines.size(); n++) {
+                TxnInput.OrderLine line = lines.get(n - 1);
+                Item item = readItem(line.itemId());
+                Stock stock = readStock(in, line);
+                total = total.add(writeLine(in, orderId, n, line, item, stock, stock.quantity()));
+            }
+        } else {
+            Item[] items = new Item[lines.size()];
+            Stock[] stocks = new Stock[lines.size()];
+            for (int i = 0; i < lines.size(); i++) {
+                items[i] = readItem(lines.get(i).itemId());
+                stocks[i] = readStock(in, lines.get(i));
+            }
+            writeOrderHeader(in, orderId, now);
+            // An order may name the same stock row twice; the original order's second read sees
+            // the first line's update, so carry that quantity forward to write the same value.
+            Map<Long, Integer> quantityAfterEarlierLines = new HashMap<>();
+            for (int n = 1; n <= lines.size(); n++) {
+                TxnInput.OrderLine line = lines.get(n - 1);
+                long key = (long) line.supplyWarehouseId() << 32 | line.itemId();
+                int before = quantityAfterEarlierLines.getOrDefault(key, stocks[n - 1].quantity());
+                total = total.add(writeLine(in, orderId, n, line, items[n - 1], stocks[n - 1], before));
+                quantityAfterEarlierLines.put(key, newQuantity(before, line.quantity()));
+            }
+        }
+        return total.multiply(BigDecimal.ONE.subtract(cw.discount()))
+                .multiply(BigDecimal.ONE.add(cw.warehouseTax()).add(district.tax()));
+    }
+
+    private CustomerWarehouse readCustomerWarehouse(TxnInput.NewOrder in) throws SQLException {
+        try (ResultSet rs = s.query(CUSTOMER_WAREHOUSE, in.warehouseId(), in.districtId(), in.customerId())) {
+            if (!rs.next()) throw new SQLException("customer " + in.customerId() + " not found", "TPCC2");
+            return new CustomerWarehouse(rs.getBigDecimal(1), rs.getBigDecimal(4));
+        }
+    }
+
+    private District readDistrict(TxnInput.NewOrder in) throws SQLException {
+        try (ResultSet rs = s.query(DISTRICT, in.warehouseId(), in.districtId())) {
+            if (!rs.next()) throw new SQLException("district " + in.districtId() + " not found", "TPCC2");
+            return new District(rs.getInt(1), rs.getBigDecimal(2));
+        }
+    }
+
+    private Item readItem(int itemId) throws SQLException, SpecRollback {
+        try (ResultSet rs = s.query(ITEM, itemId)) {
+            if (!rs.next()) throw new SpecRollback(itemId);
+            return new Item(rs.getBigDecimal(1), rs.getString(3));
+        }
+    }
+
+    private Stock readStock(TxnInput.NewOrder in, TxnInput.OrderLine line) throws SQLException {
+        try (ResultSet rs = s.query(STOCK[in.districtId()], line.supplyWarehouseId(), line.itemId())) {
+            if (!rs.next()) throw new SQLException("stock " + line.itemId() + " not found", "TPCC2");
+            return new Stock(rs.getInt(1), rs.getString(2), rs.getString(3));
+        }
+    }
+
+    private void writeOrderHeader(TxnInput.NewOrder in, int orderId, Timestamp now) throws SQLException {
+        s.updateOne(INSERT_NEW_ORDER, orderId, in.districtId(), in.warehouseId());
+        s.updateOne(UPDATE_DISTRICT, in.warehouseId(), in.districtId());
+        s.updateOne(INSERT_ORDER, orderId, in.districtId(), in.warehouseId(), in.customerId(), now,
+                in.lines().size(), in.allLocal() ? 1 : 0);
+    }
+
+    /** Updates the stock row and inserts the line; returns OL_AMOUNT. */
+    private BigDecimal writeLine(TxnInput.NewOrder in, int orderId, int number, TxnInput.OrderLine line,
+                                 Item item, Stock stock, int quantityBefore) throws SQLException {
+        boolean remote = line.supplyWarehouseId() != in.warehouseId();
+        s.updateOne(UPDATE_STOCK, newQuantity(quantityBefore, line.quantity()), line.quantity(), remote ? 1 : 0,
+                line.supplyWarehouseId(), line.itemId());
+        BigDecimal amount = item.price().multiply(BigDecimal.valueOf(line.quantity()));
+        s.updateOne(INSERT_ORDER_LINE, orderId, in.districtId(), in.warehouseId(), number, line.itemId(),
+                line.supplyWarehouseId(), line.quantity(), amount, stock.distInfo());
+        return amount;
+    }
+
+    /** Clause 2.4.2.2: take the quantity, restocking by 91 when fewer than 10 would remain. */
+    static int newQuantity(int quantity, int ordered) {
+        return quantity >= ordered + 10 ? quantity - ordered : quantity - ordered + 91;
+    }
+}

@@ -1,0 +1,68 @@
+package org.hsqldb.a2l.tpcc;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.HashMap;
+import java.util.Map;
+
+/** One connection's prepared statements, prepared on first use and reused for the whole run. */
+public final class Statements implements AutoCloseable {
+
+    private final Connection connection;
+    private final Map<String, PreparedStatement> prepared = new HashMap<>();
+
+    public Statements(Connection connection) {
+        this.connection = connection;
+    }
+
+    public Connection connection() {
+        return connection;
+    }
+
+    public PreparedStatement get(String sql) throws SQLException {
+        PreparedStatement ps = prepared.get(sql);
+        if (ps == null) {
+            ps = connection.prepareStatement(sql);
+            prepared.put(sql, ps);
+        }
+        return ps;
+    }
+
+    /** Binds the parameters in order and executes the statement as a query. */
+    public ResultSet query(String sql, Object... params) throws SQLException {
+        PreparedStatement ps = get(sql);
+        bind(ps, params);
+        return ps.executeQuery();
+    }
+
+    /** Binds, executes and returns the update count. */
+    public int update(String sql, Object... params) throws SQLException {
+        PreparedStatement ps = get(sql);
+        bind(ps, params);
+        return ps.executeUpdate();
+    }
+
+    /** An update that must change exactly one row; anything else means a broken database or harness. */
+    public void updateOne(String sql, Object... params) throws SQLException {
+        int n = update(sql, params);
+        if (n != 1) throw new SQLException("expected 1 row changed, got " + n + ": " + sql, "TPCC1");
+    }
+
+    private static void bind(PreparedStatement ps, Object[] params) throws SQLException {
+        for (int i = 0; i < params.length; i++) ps.setObject(i + 1, params[i]);
+    }
+
+    @Override
+    public void close() {
+        for (PreparedStatement ps : prepared.values()) {
+            try {
+                ps.close();
+            } catch (SQLException ignored) {
+                // closing anyway
+            }
+        }
+        prepared.clear();
+    }
+}

@@ -1,0 +1,82 @@
+package org.hsqldb.a2l.tpcc;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Clock;
+
+/**
+ * Executes transactions on one connection (autocommit off) in the chosen statement order and
+ * commits them. An engine error propagates with the transaction still open: the caller rolls
+ * back, classifies and decides whether to retry the same input.
+ */
+public final class TransactionRunner implements AutoCloseable {
+
+    public enum Outcome { COMMITTED, SPEC_ROLLBACK }
+
+    private final Statements statements;
+    private final Clock clock;
+    private final TransactionHook hook;
+    private final NewOrderTxn newOrder;
+    private final PaymentTxn payment;
+    private final DeliveryTxn delivery;
+    private final OrderStatusTxn orderStatus;
+    private final StockLevelTxn stockLevel;
+    private int lastDeliverySkipped;
+
+    public TransactionRunner(Connection connection, Scale scale, Clock clock, TransactionHook hook)
+            throws SQLException {
+        connection.setAutoCommit(false);
+        this.statements = new Statements(connection);
+        this.clock = clock;
+        this.hook = hook;
+        this.newOrder = new NewOrderTxn(statements);
+        this.payment = new PaymentTxn(statements);
+        this.delivery = new DeliveryTxn(statements, scale.districtsPerWarehouse());
+        this.orderStatus = new OrderStatusTxn(statements);
+        this.stockLevel = new StockLevelTxn(statements);
+    }
+
+    public Connection connection() {
+        return statements.connection();
+    }
+
+    public Outcome execute(TxnInput input, StatementOrder order) throws SQLException {
+        hook.atStart(statements, input, order);
+        // one instant per attempt: O_ENTRY_D, H_DATE and OL_DELIVERY_D come from the (injectable) clock
+        Timestamp now = Timestamp.from(clock.instant());
+        try {
+            switch (input.type()) {
+                case NEW_ORDER -> newOrder.run((TxnInput.NewOrder) input, order, now);
+                case PAYMENT -> payment.run((TxnInput.Payment) input, order, now);
+                case DELIVERY -> lastDeliverySkipped = delivery.run((TxnInput.Delivery) input, order, now);
+                case ORDER_STATUS -> orderStatus.run((TxnInput.OrderStatus) input);
+                case STOCK_LEVEL -> stockLevel.run((TxnInput.StockLevel) input);
+            }
+        } catch (SpecRollback expected) {
+            connection().rollback();
+            return Outcome.SPEC_ROLLBACK;
+        }
+        connection().commit();
+        return Outcome.COMMITTED;
+    }
+
+    /** Districts the last committed Delivery found nothing to deliver in (clause 2.7.4.2 asks to count them). */
+    public int lastDeliverySkipped() {
+        return lastDeliverySkipped;
+    }
+
+    /** Rolls back whatever is open, ignoring a connection that is already unusable. */
+    public void rollbackQuietly() {
+        try {
+            connection().rollback();
+        } catch (SQLException ignored) {
+            // the engine may have rolled back already (deadlock victim)
+        }
+    }
+
+    @Override
+    public void close() {
+        statements.close();
+    }
+}

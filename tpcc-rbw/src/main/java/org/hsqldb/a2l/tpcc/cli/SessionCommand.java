@@ -1,0 +1,41 @@
+package org.hsqldb.a2l.tpcc.cli;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.hsqldb.a2l.tpcc.Scale;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** What compare runs in each child JVM: one configuration, one load, several points. */
+@Command(name = "session", hidden = true, mixinStandardHelpOptions = true,
+        description = "Loads once and measures each point (order:mix:clients) in turn; OUT/<point>/summary.json each.")
+public final class SessionCommand implements Callable<Integer> {
+
+    @Option(names = "--points", paramLabel = "ORDER:MIX:CLIENTS", split = ",", required = true)
+    List<String> points = new ArrayList<>();
+
+    @Option(names = "--rep", paramLabel = "N", description = "repetition number, recorded in the summaries")
+    Integer rep;
+
+    @Option(names = "--out", paramLabel = "DIR", required = true)
+    Path out;
+
+    @Mixin
+    EngineOptions engine;
+
+    @Mixin
+    WorkloadOptions workload;
+
+    @Override
+    public Integer call() throws Exception {
+        workload.validate();
+        List<Point> parsed = points.stream().map(Point::parse).toList();
+        var plan = new Session.Plan(engine.resolve(), engine.jars(), Scale.standard(workload.warehouses), parsed,
+                workload.seconds, workload.warmup, Session.seedOrRandom(workload.seed), workload.isolation,
+                workload.progress, workload.retryBackoffMicros, workload.loaderThreads(), out, true, rep);
+        return Session.run(plan, System.out);
+    }
+}

@@ -1,0 +1,80 @@
+package org.hsqldb.a2l.tpcc.engine;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/** The named engine configurations, read from {@code engine-configs.txt} (one line per configuration). */
+public final class EngineRegistry {
+
+    public static final String RESOURCE = "engine-configs.txt";
+
+    private final Map<String, EngineConfig> configs;
+
+    private EngineRegistry(Map<String, EngineConfig> configs) {
+        this.configs = configs;
+    }
+
+    public static EngineRegistry load() {
+        try (InputStream in = EngineRegistry.class.getResourceAsStream(RESOURCE)) {
+            if (in == null) throw new IllegalStateException(RESOURCE + " is missing from the harness jar");
+            return parse(new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8)).lines().toList());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public static EngineRegistry parse(List<String> lines) {
+        Map<String, EngineConfig> configs = new LinkedHashMap<>();
+        int n = 0;
+        for (String line : lines) {
+            n++;
+            String trimmed = line.strip();
+            if (trimmed.isEmpty() || trimmed.startsWith("#")) continue;
+            String[] f = Arrays.stream(trimmed.split("\\|", -1)).map(String::strip).toArray(String[]::new);
+            if (f.length < 3 || f.length > 5 || f[0].isEmpty()) {
+                throw new IllegalArgumentException(RESOURCE + " line " + n + ": expected name | jar | URL properties"
+                        + " [| setup SQL [| hook]]: " + line);
+            }
+            EngineConfig.JarKind jar = switch (f[1].toLowerCase(Locale.ROOT)) {
+                case "upstream" -> EngineConfig.JarKind.UPSTREAM;
+                case "fork" -> EngineConfig.JarKind.FORK;
+                default -> throw new IllegalArgumentException(RESOURCE + " line " + n + ": jar must be upstream or fork");
+            };
+            List<String> setup = f.length > 3 ? splitStatements(f[3]) : List.of();
+            String hook = f.length > 4 && !f[4].isEmpty() ? f[4] : "none";
+            if (configs.put(f[0], EngineConfig.hsqldb(f[0], jar, f[2], setup, hook)) != null) {
+                throw new IllegalArgumentException(RESOURCE + " line " + n + ": duplicate name " + f[0]);
+            }
+        }
+        return new EngineRegistry(configs);
+    }
+
+    private static List<String> splitStatements(String sql) {
+        List<String> out = new ArrayList<>();
+        for (String s : sql.split(";")) if (!s.isBlank()) out.add(s.strip());
+        return out;
+    }
+
+    public Optional<EngineConfig> find(String name) {
+        return Optional.ofNullable(configs.get(name));
+    }
+
+    public List<EngineConfig> all() {
+        return List.copyOf(configs.values());
+    }
+
+    public List<String> names() {
+        return List.copyOf(configs.keySet());
+    }
+}

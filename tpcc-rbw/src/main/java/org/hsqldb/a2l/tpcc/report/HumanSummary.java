@@ -1,0 +1,48 @@
+package org.hsqldb.a2l.tpcc.report;
+
+import java.io.PrintStream;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.hsqldb.a2l.tpcc.Consistency;
+
+/** The one-screen summary of a measurement point printed on stdout. */
+public final class HumanSummary {
+
+    private HumanSummary() {}
+
+    public static void print(RunSummary s, PrintStream out) {
+        out.printf("== TPC-C %s (%s %s): %s order, mix %s, %d warehouse(s), %d client(s), %s%n",
+                s.config, s.engineProduct, s.engineVersion, s.order, s.mix, s.warehouses, s.clients, s.isolation);
+        out.printf("   %d s measured after %d s warm-up, seed %d%s%n", s.seconds, s.warmup, s.seed,
+                s.rep == null ? "" : ", repetition " + s.rep);
+        out.printf("   committed %d = %.1f txn/s, tpmC %.0f, engine aborts %.1f per 1000 committed, retries %d%n",
+                s.committed, s.throughputTps, s.tpmC, s.engineAbortsPer1000, s.retries);
+        out.printf("   %-12s %9s %9s %9s %9s %9s  %s%n", "type", "committed", "p50 ms", "p95 ms", "p99 ms", "max ms",
+                "aborts");
+        for (Map.Entry<String, RunSummary.Latency> e : s.latencyMs.entrySet()) {
+            RunSummary.Latency l = e.getValue();
+            Map<String, Long> aborts = s.aborts.byType().get(e.getKey());
+            out.printf("   %-12s %9d %9.2f %9.2f %9.2f %9.2f  %s%n", e.getKey(), s.committedByType.get(e.getKey()),
+                    l.p50(), l.p95(), l.p99(), l.max(), aborts.isEmpty() ? "-" : reasons(aborts));
+        }
+        if (s.deliverySkippedDistricts > 0) {
+            out.printf("   Delivery skipped %d district(s) with nothing to deliver%n", s.deliverySkippedDistricts);
+        }
+        for (String e : s.otherErrors) out.println("   OTHER ERROR " + e);
+        if (s.engineCounters != null) out.println("   engine counters: " + s.engineCounters);
+        out.printf("   consistency %s (%d conditions%s, %.1f s):%n", s.consistencyOk ? "OK" : "VIOLATED",
+                s.consistency.size(), s.consistencyFull ? "" : "; the per-row ones run after the last point",
+                s.consistencySeconds);
+        for (Consistency.Condition c : s.consistency) {
+            String first = c.values().isEmpty() ? "" : c.values().get(0);
+            String more = c.values().size() > 1 && c.ok() ? " (+" + (c.values().size() - 1) + " more in summary.json)" : "";
+            out.printf("     %-8s %-4s %s: %s%s%n", c.id(), c.ok() ? "ok" : "FAIL", c.rule(), first, more);
+            if (!c.ok()) c.values().stream().skip(1).forEach(v -> out.println("                   " + v));
+        }
+        out.printf("   load %.1f s (%d rows); summary %s%n", s.loadSeconds, s.loadRows, s.summaryFile);
+    }
+
+    private static String reasons(Map<String, Long> m) {
+        return m.entrySet().stream().map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", "));
+    }
+}

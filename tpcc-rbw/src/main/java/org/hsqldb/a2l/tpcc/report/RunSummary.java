@@ -1,0 +1,122 @@
+package org.hsqldb.a2l.tpcc.report;
+
+import com.google.gson.FieldNamingPolicy;
+import com.google.gson.Gson;
+import com.google.gson.GsonBuilder;
+import com.google.gson.annotations.SerializedName;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.HdrHistogram.Histogram;
+import org.hsqldb.a2l.tpcc.AbortReason;
+import org.hsqldb.a2l.tpcc.Benchmark;
+import org.hsqldb.a2l.tpcc.Consistency;
+import org.hsqldb.a2l.tpcc.TerminalStats;
+import org.hsqldb.a2l.tpcc.TxnType;
+
+/** The summary.json of one measurement point (field names in snake_case). */
+public final class RunSummary {
+
+    public static final Gson GSON = new GsonBuilder()
+            .setFieldNamingPolicy(FieldNamingPolicy.LOWER_CASE_WITH_UNDERSCORES)
+            .setPrettyPrinting()
+            .create();
+
+    public record Latency(long count, double p50, double p95, double p99, double max) {}
+
+    public record Aborts(long total, Map<String, Long> byReason, Map<String, Map<String, Long>> byType) {}
+
+    public String config;
+    public String configDescription;
+    public String jdbcUrl;
+    public String engineProduct;
+    public String engineVersion;
+    public String order;
+    public String mix;
+    public int warehouses;
+    public String scale;
+    public int clients;
+    public int seconds;
+    public int warmup;
+    public long seed;
+    public String isolation;
+    public int retryBackoffUs;
+    public long committed;
+    public double throughputTps;
+    @SerializedName("tpmC")
+    public double tpmC;
+    public Map<String, Long> committedByType;
+    public Aborts aborts;
+    /** Engine aborts (everything but the spec's rollbacks) per 1000 committed transactions. */
+    public double engineAbortsPer1000;
+    public long retries;
+    public Map<String, Latency> latencyMs;
+    public long deliverySkippedDistricts;
+    public List<String> otherErrors;
+    public boolean consistencyOk;
+    public List<Consistency.Condition> consistency;
+    /** False when the per-order, per-line and per-customer conditions were left for a later point. */
+    public boolean consistencyFull;
+    public double consistencySeconds;
+    public double loadSeconds;
+    public long loadRows;
+    public Map<String, Number> engineCounters;
+    public MachineFacts machine;
+    public String startedAt;
+    public Integer rep;
+    public Integer pointInJvm;
+    public String summaryFile;
+
+    public void measurement(Benchmark.Result r) {
+        TerminalStats s = r.stats();
+        committed = s.totalCommitted();
+        throughputTps = round(committed / r.measuredSeconds(), 2);
+        tpmC = round(s.committed[TxnType.NEW_ORDER.ordinal()] * 60.0 / r.measuredSeconds(), 1);
+        committedByType = new LinkedHashMap<>();
+        latencyMs = new LinkedHashMap<>();
+        Map<String, Map<String, Long>> byType = new LinkedHashMap<>();
+        for (TxnType t : TxnType.values()) {
+            committedByType.put(t.label, s.committed[t.ordinal()]);
+            Histogram h = s.latency[t.ordinal()];
+            latencyMs.put(t.label, new Latency(h.getTotalCount(), ms(h.getValueAtPercentile(50)),
+                    ms(h.getValueAtPercentile(95)), ms(h.getValueAtPercentile(99)), ms(h.getMaxValue())));
+            Map<String, Long> reasons = new LinkedHashMap<>();
+            for (AbortReason a : AbortReason.values()) {
+                long n = s.aborts[t.ordinal()][a.ordinal()];
+                if (n > 0) reasons.put(a.label, n);
+            }
+            byType.put(t.label, reasons);
+        }
+        Map<String, Long> byReason = new LinkedHashMap<>();
+        for (AbortReason a : AbortReason.values()) byReason.put(a.label, s.aborts(a));
+        aborts = new Aborts(s.totalAborts(), byReason, byType);
+        long engineAborts = s.totalAborts() - s.aborts(AbortReason.SPEC_ROLLBACK);
+        engineAbortsPer1000 = committed == 0 ? 0 : round(engineAborts * 1000.0 / committed, 2);
+        retries = s.retries;
+        deliverySkippedDistricts = s.deliverySkippedDistricts;
+        otherErrors = r.otherErrors();
+        engineCounters = r.engineCounters().isEmpty() ? null : r.engineCounters();
+    }
+
+    private static double ms(long micros) {
+        return round(micros / 1000.0, 3);
+    }
+
+    static double round(double v, int digits) {
+        double f = Math.pow(10, digits);
+        return Math.round(v * f) / f;
+    }
+
+    public void write(Path file) throws IOException {
+        Files.createDirectories(file.toAbsolutePath().getParent());
+        summaryFile = file.toString();
+        Files.writeString(file, GSON.toJson(this) + "\n");
+    }
+
+    public static RunSummary read(Path file) throws IOException {
+        return GSON.fromJson(Files.readString(file), RunSummary.class);
+    }
+}

@@ -1,0 +1,79 @@
+package org.hsqldb.a2l.tpcc.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import org.hsqldb.a2l.tpcc.engine.EngineJars;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Bad requests end with exit code 2 and one line on stderr, before anything is loaded. */
+class CliTest {
+
+    @TempDir
+    static Path out;
+
+    record Outcome(int code, String out, String err) {}
+
+    static Outcome run(String... args) {
+        ByteArrayOutputStream o = new ByteArrayOutputStream(), e = new ByteArrayOutputStream();
+        int code = Main.execute(args, new PrintStream(o, true, StandardCharsets.UTF_8),
+                new PrintStream(e, true, StandardCharsets.UTF_8));
+        return new Outcome(code, o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8));
+    }
+
+    static String upstreamJar() {
+        return EngineJars.locate(null, null).upstream().toString();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "run --mix 9-91",
+        "run --order sideways",
+        "run --config no-such-config",
+        "run --clients 0",
+        "run --warehouses 0",
+        "run --seconds 0",
+        "run --isolation chaos",
+        "run --url jdbc:hsqldb:mem:x",
+        "run --jar some.jar",
+        "run --no-such-option",
+        "compare --clients 1,0",
+        "compare --mixes 8-92,nope",
+        "compare --configs upstream,no-such-config",
+        "compare --orders rbw,backwards",
+        "nonsense"})
+    void badOptionsGiveOneLineAndExitCode2(String args) {
+        String[] argv = (args + " --out " + out.resolve("never")).split(" ");
+        if (args.startsWith("compare") || args.equals("nonsense")) argv = args.split(" ");
+        Outcome r = run(argv);
+        assertEquals(2, r.code(), r.err());
+        assertEquals(1, r.err().strip().lines().count(), "one line: " + r.err());
+        assertTrue(r.err().startsWith("tpcc: "), r.err());
+        assertTrue(!r.err().contains("\tat "), "no stack trace: " + r.err());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        // nothing listens on port 1 of the loopback address
+        "jdbc:hsqldb:hsql://127.0.0.1:1/nothing",
+        "jdbc:nosuchengine:whatever"})
+    void anUnreachableUrlGivesExitCode2(String url) {
+        Outcome r = run("run", "--url", url, "--jar", upstreamJar(), "--warehouses", "1", "--out",
+                out.resolve("unreachable").toString());
+        assertEquals(2, r.code(), r.err());
+        assertEquals(1, r.err().strip().lines().count(), r.err());
+    }
+
+    @org.junit.jupiter.api.Test
+    void helpExitsZero() {
+        Outcome r = run("run", "--help");
+        assertEquals(0, r.code());
+        assertTrue(r.out().contains("--order"), r.out());
+    }
+}

@@ -1,0 +1,66 @@
+package org.hsqldb.a2l.tpcc.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.hsqldb.a2l.tpcc.Isolation;
+import org.hsqldb.a2l.tpcc.Mix;
+import org.hsqldb.a2l.tpcc.Scale;
+import org.hsqldb.a2l.tpcc.StatementOrder;
+import org.hsqldb.a2l.tpcc.engine.EngineJars;
+import org.hsqldb.a2l.tpcc.report.RunSummary;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A whole session (load, concurrent terminals in both orders, checks, summaries) at the tests' tiny scale. */
+class SessionTest {
+
+    @TempDir
+    Path out;
+
+    List<RunSummary> session(String config) throws Exception {
+        EngineJars jars = EngineJars.locate(null, null);
+        List<Point> points = List.of(new Point(StatementOrder.ORIGINAL, Mix.M8_92, 2),
+                new Point(StatementOrder.RBW, Mix.M50_50, 3));
+        Session.Plan plan = new Session.Plan(EngineOptions.named(config), jars, Scale.tiny(2), points, 2, 1, 5L,
+                Isolation.SERIALIZABLE, 0, 500, 2, out, true, 1);
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        int code = Session.run(plan, new PrintStream(log, true));
+        assertEquals(0, code, log.toString());
+        return List.of(RunSummary.read(out.resolve("original_8-92_c2/summary.json")),
+                RunSummary.read(out.resolve("rbw_50-50_c3/summary.json")));
+    }
+
+    @Test
+    void upstreamRunsBothOrdersConsistently() throws Exception {
+        List<RunSummary> runs = session("upstream");
+        for (RunSummary s : runs) {
+            assertTrue(s.consistencyOk);
+            assertTrue(s.committed > 0, "something committed");
+            assertEquals(s.committed, s.committedByType.values().stream().mapToLong(Long::longValue).sum());
+            assertEquals("HSQL Database Engine", s.engineProduct);
+            assertEquals("2.7.4", s.engineVersion);
+            assertNotNull(s.machine);
+            assertEquals(1, s.rep);
+        }
+        assertEquals(8, runs.get(0).consistency.size(), "cheap conditions after the first point");
+        assertEquals(12, runs.get(1).consistency.size(), "all conditions after the last point");
+        assertTrue(Files.readString(out.resolve("rbw_50-50_c3/summary.json")).contains("\"tpmC\""));
+    }
+
+    @Test
+    void forkLocksRunsBothOrdersConsistently() throws Exception {
+        assumeTrue(Files.isRegularFile(EngineJars.locate(null, null).fork()), "the fork jar is not built");
+        for (RunSummary s : session("fork-locks")) {
+            assertTrue(s.consistencyOk);
+            assertTrue(s.engineVersion.endsWith("-a2l"), s.engineVersion);
+        }
+    }
+}

@@ -1,0 +1,46 @@
+package org.hsqldb.a2l.tpcc.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class EngineRegistryTest {
+
+    @Test
+    void theStartingConfigurationsAreThere() {
+        EngineRegistry r = EngineRegistry.load();
+        assertEquals(List.of("upstream", "upstream-mvcc", "upstream-mvlocks", "fork-locks"), r.names());
+        EngineConfig up = r.find("upstream").orElseThrow();
+        assertEquals(EngineConfig.JarKind.UPSTREAM, up.jar());
+        assertEquals("jdbc:hsqldb:mem:tpcc;hsqldb.tx=locks", up.url("tpcc"));
+        assertEquals(EngineConfig.JarKind.FORK, r.find("fork-locks").orElseThrow().jar());
+    }
+
+    @Test
+    void anEntryIsOneLine() {
+        EngineRegistry r = EngineRegistry.parse(List.of("# comment", "",
+                "fork-x | fork | hsqldb.tx=locks;hsqldb.latch_free=true | SET DATABASE DEFAULT ISOLATION LEVEL SERIALIZABLE; SELECT 1 FROM (VALUES(0)) | none"));
+        EngineConfig c = r.find("fork-x").orElseThrow();
+        assertEquals(List.of("SET DATABASE DEFAULT ISOLATION LEVEL SERIALIZABLE", "SELECT 1 FROM (VALUES(0))"), c.setupSql());
+        assertThrows(IllegalArgumentException.class, () -> EngineRegistry.parse(List.of("bad | nowhere | x")));
+        assertThrows(IllegalArgumentException.class, () -> EngineRegistry.parse(List.of("a | upstream | x", "a | fork | y")));
+    }
+
+    @Test
+    void aFeatureTheEngineLacksMakesTheConfigurationUnavailable() {
+        EngineJars jars = EngineJars.locate(null, null);
+        assertNull(Engine.probe(EngineRegistry.load().find("upstream-mvcc").orElseThrow(), jars));
+        EngineRegistry fake = EngineRegistry.parse(List.of(
+                "a2l | upstream | hsqldb.tx=a2l",
+                "lf | upstream | hsqldb.tx=locks;hsqldb.latch_free=true",
+                "bad-sql | upstream | hsqldb.tx=locks | SET DATABASE LATCH FREE TRUE"));
+        assertEquals("asked for hsqldb.tx=a2l, the engine runs hsqldb.tx=LOCKS",
+                Engine.probe(fake.find("a2l").orElseThrow(), jars));
+        assertEquals("the engine does not know hsqldb.latch_free", Engine.probe(fake.find("lf").orElseThrow(), jars));
+        assertTrue(Engine.probe(fake.find("bad-sql").orElseThrow(), jars).contains("LATCH"));
+    }
+}

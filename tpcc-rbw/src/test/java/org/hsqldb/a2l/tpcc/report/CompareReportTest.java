@@ -1,0 +1,77 @@
+package org.hsqldb.a2l.tpcc.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.hsqldb.a2l.tpcc.Isolation;
+import org.hsqldb.a2l.tpcc.Mix;
+import org.hsqldb.a2l.tpcc.StatementOrder;
+import org.hsqldb.a2l.tpcc.engine.EngineRegistry;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CompareReportTest {
+
+    @TempDir
+    Path dir;
+
+    static RunSummary run(String config, int rep, int clients, double tps) {
+        RunSummary s = new RunSummary();
+        s.config = config;
+        s.engineProduct = "HSQL Database Engine";
+        s.engineVersion = config.startsWith("fork") ? "2.7.4-a2l" : "2.7.4";
+        s.rep = rep;
+        s.order = "rbw";
+        s.mix = "8-92";
+        s.warehouses = 1;
+        s.clients = clients;
+        s.throughputTps = tps;
+        s.tpmC = tps * 27;
+        Map<String, Long> types = new LinkedHashMap<>();
+        for (String t : List.of("NewOrder", "Payment", "Delivery", "OrderStatus", "StockLevel")) types.put(t, 10L);
+        s.committedByType = types;
+        Map<String, Long> reasons = new LinkedHashMap<>();
+        for (String r : List.of("spec_rollback", "deadlock", "serialization_failure", "lock_timeout", "other")) reasons.put(r, 1L);
+        s.aborts = new RunSummary.Aborts(5, reasons, Map.of());
+        s.engineAbortsPer1000 = 4.0;
+        s.consistencyOk = true;
+        s.summaryFile = "runs/" + config + "/rep" + rep + "/summary.json";
+        return s;
+    }
+
+    @Test
+    void theReportHasMediansRatiosAPlotAndTheCsv() throws Exception {
+        List<RunSummary> runs = new ArrayList<>();
+        for (int rep = 1; rep <= 2; rep++) {
+            runs.add(run("upstream", rep, 4, rep == 1 ? 90 : 110));
+            runs.add(run("fork-locks", rep, 4, rep == 1 ? 140 : 160));
+            runs.add(run("upstream", rep, 1, 50));
+            runs.add(run("fork-locks", rep, 1, 50));
+        }
+        EngineRegistry registry = EngineRegistry.load();
+        CompareReport.Meta meta = new CompareReport.Meta("2026-11-22T0130-quick", "scripts/compare",
+                List.of(registry.find("upstream").orElseThrow(), registry.find("fork-locks").orElseThrow()),
+                Map.of("fork-a2l", "asked for hsqldb.tx=a2l, the engine runs hsqldb.tx=LOCKS"),
+                List.of(StatementOrder.RBW), List.of(Mix.M8_92), List.of(1, 4), 1, 5, 3, 2, 2015,
+                Isolation.SERIALIZABLE, "", MachineFacts.current(), 12.5, List.of(), true);
+        CompareReport.write(dir, runs, meta);
+
+        String md = Files.readString(dir.resolve("report.md"));
+        assertTrue(md.contains("smoke test, not a result"), md);
+        assertTrue(md.contains("Command: `scripts/compare`"), md);
+        assertTrue(md.contains("| 8-92 | rbw | 4 | fork-locks | 150.0 | 140.0-160.0 | 1.50 |"), md);
+        assertTrue(md.contains("| 8-92 | rbw | 4 | upstream | 100.0 | 90.0-110.0 | 1.00 |"), md);
+        assertTrue(md.contains("| fork-a2l | not available | asked for hsqldb.tx=a2l"), md);
+        assertTrue(md.contains("![throughput_8-92.png](throughput_8-92.png)"), md);
+        assertTrue(Files.size(dir.resolve("throughput_8-92.png")) > 1000);
+        List<String> csv = Files.readAllLines(dir.resolve("runs.csv"));
+        assertEquals(9, csv.size());
+        assertTrue(csv.get(0).startsWith("run_id,config,engine_version,rep,"), csv.get(0));
+    }
+}
