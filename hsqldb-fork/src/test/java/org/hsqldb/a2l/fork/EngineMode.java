@@ -22,9 +22,8 @@ public enum EngineMode {
 
     LOCKS("locks", "hsqldb.tx=locks", null),
     MVLOCKS("mvlocks", "hsqldb.tx=mvlocks", null),
-    MVCC("mvcc", "hsqldb.tx=mvcc", null);
-    // a fork mode names its patch's subject slug, e.g.
-    // LF("lf", "hsqldb.tx=locks;hsqldb.latch_free=true", "<slug of the patch that adds it>"),
+    MVCC("mvcc", "hsqldb.tx=mvcc", null),
+    LF("lf", "hsqldb.tx=locks;hsqldb.latch_free=true", "Add-the-LATCH-FREE-database-setting");
 
     /**
      * The SQL statement that sets each URL property a mode may use, as a
@@ -118,15 +117,7 @@ public enum EngineMode {
         if (patch == null) {
             return true;
         }
-        return isApplied(patch, RequiresPatchCondition.slugs(System.getProperty("fork.series")),
-                RequiresPatchCondition.slugs(System.getProperty("fork.appliedSeries")));
-    }
-
-    static boolean isApplied(String patch, List<String> series, List<String> applied) {
-        if (!series.contains(patch)) {
-            throw new IllegalStateException("an engine mode names patch " + patch + ", which patches/series does not have");
-        }
-        return applied.contains(patch);
+        return PatchSeries.isApplied(patch);
     }
 
     public static List<EngineMode> all() {

@@ -43,10 +43,12 @@ class EngineModeTest {
 
     @Test
     void aModeIsAppliedOnlyWithItsPatch() {
-        List<String> series = List.of("Add-a", "Add-b");
-        assertTrue(EngineMode.isApplied("Add-a", series, List.of("Add-a")));
-        assertFalse(EngineMode.isApplied("Add-b", series, List.of("Add-a")), "a prefix without the patch");
-        assertThrows(IllegalStateException.class, () -> EngineMode.isApplied("Add-c", series, series));
+        List<String> series = List.of("Add-a-setting", "Add-b-setting");
+        assertTrue(PatchSeries.isApplied("Add-a", series, List.of("Add-a-setting")));
+        assertFalse(PatchSeries.isApplied("Add-b", series, List.of("Add-a-setting")), "a prefix without the patch");
+        assertThrows(IllegalStateException.class, () -> PatchSeries.isApplied("Add-c", series, series));
+        assertThrows(IllegalStateException.class, () -> PatchSeries.isApplied("Add-", series, series),
+                "a name that fits two patches is ambiguous");
     }
 
     @Test
