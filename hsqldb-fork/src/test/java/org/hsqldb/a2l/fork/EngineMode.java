@@ -23,7 +23,9 @@ public enum EngineMode {
     LOCKS("locks", "hsqldb.tx=locks", null),
     MVLOCKS("mvlocks", "hsqldb.tx=mvlocks", null),
     MVCC("mvcc", "hsqldb.tx=mvcc", null),
-    LF("lf", "hsqldb.tx=locks;hsqldb.latch_free=true", "Add-the-LATCH-FREE-database-setting");
+    LF("lf", "hsqldb.tx=locks;hsqldb.latch_free=true", "Add-the-LATCH-FREE-database-setting"),
+    A2L("a2l", "hsqldb.tx=a2l", "Add-transaction-control-A2L"),
+    A2L_LATCHED("a2l-latched", "hsqldb.tx=a2l;hsqldb.latch_free=false", "Add-transaction-control-A2L");
 
     /**
      * The SQL statement that sets each URL property a mode may use, as a

@@ -41,11 +41,27 @@ class LatchFreeStressTest {
 
     @RepeatedTest(3)
     void randomWorkloadKeepsIndexesAndInvariants(RepetitionInfo repetition) {
-        String url = "jdbc:hsqldb:mem:lfstress" + repetition.getCurrentRepetition() + ";hsqldb.latch_free=true";
+        stress(EngineMode.LF, repetition.getCurrentRepetition());
+    }
+
+    @RepeatedTest(3)
+    @RequiresPatch("Update-non-indexed-columns-in-place")
+    void theWorkloadUnderAttributeLocksToo(RepetitionInfo repetition) {
+        stress(EngineMode.A2L, repetition.getCurrentRepetition());
+    }
+
+    @RepeatedTest(2)
+    @RequiresPatch("Update-non-indexed-columns-in-place")
+    void theWorkloadUnderLatchedAttributeLocks(RepetitionInfo repetition) {
+        stress(EngineMode.A2L_LATCHED, repetition.getCurrentRepetition());
+    }
+
+    private void stress(EngineMode mode, int round) {
+        String url = mode.url("jdbc:hsqldb:mem:stress-" + mode.id() + round);
         ConcurrencyWorkload workload = new ConcurrencyWorkload(url);
         List<String> problems = assertTimeoutPreemptively(Duration.ofMinutes(3), () -> {
             workload.createSchema();
-            workload.run(8, 400, repetition.getCurrentRepetition());
+            workload.run(8, 400, round);
             return workload.verify();
         }, "the workload did not finish: a lost wakeup or undetected deadlock");
         assertEquals(List.of(), problems, workload.summary());
@@ -59,8 +75,10 @@ class LatchFreeStressTest {
         try (Connection c = workload.connect(); Statement s = c.createStatement()) {
             s.execute("UPDATE account SET balance = balance + 1 WHERE id = 3");
             s.execute("DELETE FROM parent WHERE id = 5");
+            s.execute("UPDATE counter SET a = a + 1 WHERE id = 1");
         }
         List<String> problems = workload.verify();
+        assertTrue(problems.stream().anyMatch(p -> p.contains("counters hold")), problems.toString());
         assertTrue(problems.stream().anyMatch(p -> p.contains("account sum")), problems.toString());
         assertTrue(problems.stream().anyMatch(p -> p.contains("parents")), problems.toString());
     }

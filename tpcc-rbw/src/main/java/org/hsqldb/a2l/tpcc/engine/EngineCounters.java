@@ -1,7 +1,11 @@
 package org.hsqldb.a2l.tpcc.engine;
 
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -14,10 +18,24 @@ public final class EngineCounters {
     private EngineCounters() {}
 
     /**
-     * Empty for every engine today. For the fork: query its lock-counter system table on
-     * {@code c} when {@code config} runs on the fork jar, and return name -> value.
+     * The fork's lock manager counters (INFORMATION_SCHEMA.SYSTEM_LOCK_COUNTERS: requests, waits,
+     * wait_nanos, upgrades, deadlocks, ...) when the configuration runs on the fork; empty for
+     * other engines, and for fork modes without the lock manager (the table is then empty).
      */
     public static Map<String, Number> read(Connection c, EngineConfig config) throws SQLException {
-        return Map.of();
+        if (config == null || config.jar() != EngineConfig.JarKind.FORK) {
+            return Map.of();
+        }
+        Map<String, Number> counters = new LinkedHashMap<>();
+        try (Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT COUNTER_NAME, COUNTER_VALUE FROM INFORMATION_SCHEMA.SYSTEM_LOCK_COUNTERS")) {
+            while (rs.next()) {
+                counters.put(rs.getString(1).toLowerCase(Locale.ROOT), rs.getLong(2));
+            }
+        } catch (SQLException e) {
+            // a fork built before the counters existed has no such table
+            return Map.of();
+        }
+        return counters;
     }
 }

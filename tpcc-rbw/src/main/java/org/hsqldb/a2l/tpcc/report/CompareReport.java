@@ -98,7 +98,8 @@ public final class CompareReport {
             w.println("run_id,config,engine_version,rep,point_in_jvm,order,mix,warehouses,clients,warmup,seconds,seed,"
                     + "committed,throughput_tps,tpmC,new_order,payment,delivery,order_status,stock_level,"
                     + "aborts_spec_rollback,aborts_deadlock,aborts_serialization_failure,aborts_lock_timeout,"
-                    + "aborts_other,engine_aborts_per_1000,retries,consistency_ok,load_seconds,summary");
+                    + "aborts_other,engine_aborts_per_1000,lock_waits_per_txn,deadlocks_per_1000,retries,"
+                    + "consistency_ok,load_seconds,summary");
             for (RunSummary r : runs) {
                 Map<String, Long> a = r.aborts.byReason();
                 Map<String, Long> c = r.committedByType;
@@ -107,7 +108,9 @@ public final class CompareReport {
                         "" + r.committed, "" + r.throughputTps, "" + r.tpmC, "" + c.get("NewOrder"), "" + c.get("Payment"),
                         "" + c.get("Delivery"), "" + c.get("OrderStatus"), "" + c.get("StockLevel"),
                         "" + a.get("spec_rollback"), "" + a.get("deadlock"), "" + a.get("serialization_failure"),
-                        "" + a.get("lock_timeout"), "" + a.get("other"), "" + r.engineAbortsPer1000, "" + r.retries,
+                        "" + a.get("lock_timeout"), "" + a.get("other"), "" + r.engineAbortsPer1000,
+                        r.lockWaitsPerTxn == null ? "" : "" + r.lockWaitsPerTxn,
+                        r.deadlocksPer1000 == null ? "" : "" + r.deadlocksPer1000, "" + r.retries,
                         "" + r.consistencyOk, "" + r.loadSeconds, csv(relative(file.getParent(), r.summaryFile)))));
             }
         }
@@ -151,6 +154,14 @@ public final class CompareReport {
         return String.format(Locale.ROOT, "%.1f", x);
     }
 
+    private static String medianOrDash(List<Double> values, int digits) {
+        List<Double> present = values.stream().filter(v -> v != null).toList();
+        if (present.isEmpty()) {
+            return "-";
+        }
+        return String.format(Locale.ROOT, "%." + digits + "f", median(present));
+    }
+
     private static String markdown(List<Cell> cells, List<RunSummary> runs, Meta meta, List<String> plots) {
         StringBuilder md = new StringBuilder();
         md.append("# TPC-C side by side: ").append(meta.runId()).append("\n\n");
@@ -183,9 +194,11 @@ public final class CompareReport {
                 .append(meta.reps()).append(" repetition(s), min-max, and the ratio of medians to `upstream` at the same")
                 .append(" point. Engine aborts are deadlock victims, serialization failures (HSQLDB reports its 2PL")
                 .append(" deadlock victims as 40001) and lock timeouts, per 1000 committed, median; all were retried")
-                .append(" with the same inputs. Spec rollbacks are the 1% New-Order rollbacks.\n\n");
-        md.append("| mix | order | clients | config | median txn/s | min-max | x upstream | tpmC | engine aborts /1000 | spec rollbacks (all reps) | consistency |\n");
-        md.append("|---|---|---:|---|---:|---:|---:|---:|---:|---:|---|\n");
+                .append(" with the same inputs. Spec rollbacks are the 1% New-Order rollbacks. Lock waits per")
+                .append(" transaction and deadlocks per 1000 come from the fork's lock manager counters")
+                .append(" (INFORMATION_SCHEMA.SYSTEM_LOCK_COUNTERS, medians); engines without them show -.\n\n");
+        md.append("| mix | order | clients | config | median txn/s | min-max | x upstream | tpmC | engine aborts /1000 | lock waits /txn | deadlocks /1000 | spec rollbacks (all reps) | consistency |\n");
+        md.append("|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
         for (Cell c : cells) {
             Cell base = cells.stream().filter(b -> b.config().equals("upstream") && b.mix().equals(c.mix())
                     && b.order().equals(c.order()) && b.clients() == c.clients()).findFirst().orElse(null);
@@ -198,7 +211,10 @@ public final class CompareReport {
             md.append("| ").append(c.mix()).append(" | ").append(c.order()).append(" | ").append(c.clients())
                     .append(" | ").append(c.config()).append(" | ").append(f1(c.median())).append(" | ")
                     .append(f1(c.min())).append("-").append(f1(c.max())).append(" | ").append(ratio).append(" | ")
-                    .append(f1(tpmC)).append(" | ").append(f1(aborts)).append(" | ").append(spec).append(" | ")
+                    .append(f1(tpmC)).append(" | ").append(f1(aborts)).append(" | ")
+                    .append(medianOrDash(c.runs().stream().map(r -> r.lockWaitsPerTxn).toList(), 3)).append(" | ")
+                    .append(medianOrDash(c.runs().stream().map(r -> r.deadlocksPer1000).toList(), 1)).append(" | ")
+                    .append(spec).append(" | ")
                     .append(ok ? "ok" : "**VIOLATED**").append(" |\n");
         }
         md.append("\n");

@@ -30,6 +30,9 @@ public final class HumanSummary {
         }
         for (String e : s.otherErrors) out.println("   OTHER ERROR " + e);
         if (s.engineCounters != null) out.println("   engine counters: " + s.engineCounters);
+        if (s.lockWaitsPerTxn != null) {
+            out.println("   lock waits per transaction: " + s.lockWaitsPerTxn + ", deadlocks per 1000: " + s.deadlocksPer1000);
+        }
         out.printf("   consistency %s (%d conditions%s, %.1f s):%n", s.consistencyOk ? "OK" : "VIOLATED",
                 s.consistency.size(), s.consistencyFull ? "" : "; the per-row ones run after the last point",
                 s.consistencySeconds);

@@ -64,6 +64,11 @@ public final class RunSummary {
     public double loadSeconds;
     public long loadRows;
     public Map<String, Number> engineCounters;
+    /** From the engine's counters, over the measured window: lock waits per committed transaction. */
+    public Double lockWaitsPerTxn;
+    /** From the engine's counters: deadlocks found per 1000 committed transactions. */
+    @SerializedName("deadlocks_per_1000")
+    public Double deadlocksPer1000;
     public MachineFacts machine;
     public String startedAt;
     public Integer rep;
@@ -99,6 +104,10 @@ public final class RunSummary {
         deliverySkippedDistricts = s.deliverySkippedDistricts;
         otherErrors = r.otherErrors();
         engineCounters = r.engineCounters().isEmpty() ? null : r.engineCounters();
+        if (engineCounters != null && committed > 0 && engineCounters.containsKey("waits")) {
+            lockWaitsPerTxn = round(engineCounters.get("waits").doubleValue() / committed, 3);
+            deadlocksPer1000 = round(engineCounters.getOrDefault("deadlocks", 0).doubleValue() * 1000 / committed, 2);
+        }
     }
 
     private static double ms(long micros) {

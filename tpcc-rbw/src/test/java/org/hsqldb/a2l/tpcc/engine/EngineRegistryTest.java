@@ -13,7 +13,8 @@ class EngineRegistryTest {
     @Test
     void theStartingConfigurationsAreThere() {
         EngineRegistry r = EngineRegistry.load();
-        assertEquals(List.of("upstream", "upstream-mvcc", "upstream-mvlocks", "fork-locks", "fork-lf"), r.names());
+        assertEquals(List.of("upstream", "upstream-mvcc", "upstream-mvlocks", "fork-locks", "fork-lf", "fork-a2l",
+                "fork-a2l-latched"), r.names());
         EngineConfig up = r.find("upstream").orElseThrow();
         assertEquals(EngineConfig.JarKind.UPSTREAM, up.jar());
         assertEquals("jdbc:hsqldb:mem:tpcc;hsqldb.tx=locks", up.url("tpcc"));
