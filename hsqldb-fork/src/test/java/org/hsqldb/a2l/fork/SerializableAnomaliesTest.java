@@ -4,21 +4,27 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import java.util.stream.Stream;
+
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The anomalies SERIALIZABLE excludes, each written as the two-session
  * schedule that would show it. Under attribute locks (and table locks) the
  * step that would create the anomaly waits, or a deadlock aborts one
  * transaction with 40001; either way what each transaction sees and the
- * final state are those of a serial execution.
+ * final state are those of a serial execution. The same holds when the
+ * writers declare their write sets and release their read locks at their
+ * first write (RbW-RL).
  */
 @RequiresPatch("Update-non-indexed-columns-in-place")
 class SerializableAnomaliesTest {
@@ -28,7 +34,23 @@ class SerializableAnomaliesTest {
     private SessionThread t1;
     private SessionThread t2;
 
-    private void open(EngineMode mode) throws SQLException {
+    /** How the sessions' first transactions run: plain 2PL, or RbW-RL with their write sets declared. */
+    enum Release {
+        AT_COMMIT,
+        EARLY
+    }
+
+    static Stream<Arguments> schedules() {
+        Stream.Builder<Arguments> b = Stream.builder();
+        for (EngineMode mode : new EngineMode[] {EngineMode.A2L, EngineMode.A2L_LATCHED, EngineMode.LF}) {
+            b.add(Arguments.of(mode, Release.AT_COMMIT));
+        }
+        b.add(Arguments.of(EngineMode.A2L, Release.EARLY));
+        b.add(Arguments.of(EngineMode.LF, Release.EARLY));
+        return b.build();
+    }
+
+    private void open(EngineMode mode, Release release) throws SQLException {
         String url = mode.url("jdbc:hsqldb:mem:anomaly" + databases.incrementAndGet());
         t1 = new SessionThread(Engines.fork(url), "t1");
         t2 = new SessionThread(Engines.fork(url), "t2");
@@ -37,6 +59,12 @@ class SerializableAnomaliesTest {
         for (SessionThread t : new SessionThread[] {t1, t2}) {
             t.setAutoCommit(false);
             t.setIsolation(Connection.TRANSACTION_SERIALIZABLE);
+            if (release == Release.EARLY) {
+                assumeTrue(PatchSeries.isApplied("Release-read-locks-early"));
+                // each first transaction writes at most these; retries after a 40001 run plain
+                t.execute("SET SESSION EARLY RELEASE TRUE");
+                t.execute("DECLARE WRITE SET acc (x, y, oncall)");
+            }
         }
     }
 
@@ -45,10 +73,10 @@ class SerializableAnomaliesTest {
         t2.close();
     }
 
-    @ParameterizedTest
-    @EnumSource(value = EngineMode.class, names = {"A2L", "A2L_LATCHED", "LF"})
-    void dirtyWrite(EngineMode mode) throws Exception {
-        open(mode);
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("schedules")
+    void dirtyWrite(EngineMode mode, Release release) throws Exception {
+        open(mode, release);
         t1.execute("UPDATE acc SET x = 1 WHERE id = 1");
         Future<Integer> w2 = t2.submit("UPDATE acc SET x = 2 WHERE id = 1");
         t2.awaitLockWait();
@@ -59,10 +87,10 @@ class SerializableAnomaliesTest {
         close();
     }
 
-    @ParameterizedTest
-    @EnumSource(value = EngineMode.class, names = {"A2L", "A2L_LATCHED", "LF"})
-    void dirtyRead(EngineMode mode) throws Exception {
-        open(mode);
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("schedules")
+    void dirtyRead(EngineMode mode, Release release) throws Exception {
+        open(mode, release);
         t1.execute("UPDATE acc SET x = 999 WHERE id = 1");
         Future<Long> r2 = readLater(t2, "SELECT x FROM acc WHERE id = 1");
         t2.awaitLockWait();
@@ -71,10 +99,10 @@ class SerializableAnomaliesTest {
         close();
     }
 
-    @ParameterizedTest
-    @EnumSource(value = EngineMode.class, names = {"A2L", "A2L_LATCHED", "LF"})
-    void lostUpdate(EngineMode mode) throws Exception {
-        open(mode);
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("schedules")
+    void lostUpdate(EngineMode mode, Release release) throws Exception {
+        open(mode, release);
         long x1 = t1.queryLong("SELECT x FROM acc WHERE id = 1");
         long x2 = t2.queryLong("SELECT x FROM acc WHERE id = 1");
         Future<Integer> w1 = t1.submit("UPDATE acc SET x = " + (x1 + 10) + " WHERE id = 1");
@@ -92,10 +120,10 @@ class SerializableAnomaliesTest {
         close();
     }
 
-    @ParameterizedTest
-    @EnumSource(value = EngineMode.class, names = {"A2L", "A2L_LATCHED", "LF"})
-    void nonRepeatableRead(EngineMode mode) throws Exception {
-        open(mode);
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("schedules")
+    void nonRepeatableRead(EngineMode mode, Release release) throws Exception {
+        open(mode, release);
         assertEquals(50, t1.queryLong("SELECT x FROM acc WHERE id = 1"));
         Future<Integer> w2 = t2.submit("UPDATE acc SET x = 0 WHERE id = 1");
         t2.awaitLockWait();
@@ -106,10 +134,10 @@ class SerializableAnomaliesTest {
         close();
     }
 
-    @ParameterizedTest
-    @EnumSource(value = EngineMode.class, names = {"A2L", "A2L_LATCHED", "LF"})
-    void phantom(EngineMode mode) throws Exception {
-        open(mode);
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("schedules")
+    void phantom(EngineMode mode, Release release) throws Exception {
+        open(mode, release);
         assertEquals(1, t1.queryLong("SELECT COUNT(*) FROM acc WHERE x > 10"));
         Future<Integer> insert = t2.submit("INSERT INTO acc VALUES (3, 77, 0, FALSE)");
         t2.awaitLockWait();
@@ -120,10 +148,10 @@ class SerializableAnomaliesTest {
         close();
     }
 
-    @ParameterizedTest
-    @EnumSource(value = EngineMode.class, names = {"A2L", "A2L_LATCHED", "LF"})
-    void readSkew(EngineMode mode) throws Exception {
-        open(mode);
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("schedules")
+    void readSkew(EngineMode mode, Release release) throws Exception {
+        open(mode, release);
         long x = t1.queryLong("SELECT x FROM acc WHERE id = 1");
         // t2 moves 30 from x to y; its first write waits for t1's read lock on x
         Future<Integer> moveX = t2.submit("UPDATE acc SET x = x - 30 WHERE id = 1");
@@ -138,10 +166,10 @@ class SerializableAnomaliesTest {
         close();
     }
 
-    @ParameterizedTest
-    @EnumSource(value = EngineMode.class, names = {"A2L", "A2L_LATCHED", "LF"})
-    void writeSkew(EngineMode mode) throws Exception {
-        open(mode);
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("schedules")
+    void writeSkew(EngineMode mode, Release release) throws Exception {
+        open(mode, release);
         // two doctors on call; each may go off call if the other stays: both must not
         assertEquals(2, t1.queryLong("SELECT COUNT(*) FROM acc WHERE oncall"));
         assertEquals(2, t2.queryLong("SELECT COUNT(*) FROM acc WHERE oncall"));

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 
 /**
  * The A2L lock manager: locks on tables {@code T} and attributes {@code T.c} in modes S
@@ -393,12 +394,25 @@ public abstract class LockManager {
      * X(T.c) keeps T's intention, so X(T) stays excluded for others.
      */
     public final void releaseShared(Owner o) {
+        releaseShared(o, null);
+    }
+
+    /**
+     * As {@link #releaseShared(Owner)}, but keeps the S locks whose names {@code keep} accepts
+     * (the engine keeps those on the tables a transaction declared it will write, whose later
+     * statements still read them). {@code null} keeps nothing.
+     */
+    public final void releaseShared(Owner o, Predicate<LockName> keep) {
         checkOwner(o);
-        release(o, false);
+        release(o, false, keep);
         o.mayHoldStatementLocks = false;
     }
 
     private void release(Owner o, boolean statementOnly) {
+        release(o, statementOnly, null);
+    }
+
+    private void release(Owner o, boolean statementOnly, Predicate<LockName> keep) {
         if (o.size == 0) {
             return;
         }
@@ -410,7 +424,8 @@ public abstract class LockManager {
             boolean changed = false;
             for (int i = 0; i < n; i++) {
                 Hold h = d[i];
-                if (!h.isTable() && h.mode == S && !(statementOnly && h.txn)) {
+                if (!h.isTable() && h.mode == S && !(statementOnly && h.txn)
+                        && (keep == null || !keep.test(h.name))) {
                     unlockAttr(o, (AttributeLock) h.name, S, NONE);
                     h.mode = NONE;
                     h.parent.attrHolds--;
@@ -420,7 +435,8 @@ public abstract class LockManager {
             for (int i = 0; i < n; i++) {
                 Hold h = d[i];
                 if (h.isTable()) {
-                    int mode = h.mode == S && !(statementOnly && h.txn) ? NONE : h.mode;
+                    int mode = h.mode == S && !(statementOnly && h.txn)
+                            && (keep == null || !keep.test(h.name)) ? NONE : h.mode;
                     boolean intent = h.attrHolds > 0;
                     if (mode != h.mode || intent != h.intent) {
                         unlockTable(o, (TableLock) h.name, h.mode, h.intent, mode, intent);

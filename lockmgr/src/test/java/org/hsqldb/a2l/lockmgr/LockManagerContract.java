@@ -137,6 +137,13 @@ abstract class LockManagerContract {
             });
         }
 
+        void releaseSharedKeeping(java.util.function.Predicate<LockName> keep) {
+            call(() -> {
+                m.releaseShared(o, keep);
+                return null;
+            });
+        }
+
         LockMode held(LockName n) {
             return call(() -> m.held(o, n));
         }
@@ -395,6 +402,23 @@ abstract class LockManagerContract {
         assertEquals(Status.TIMEOUT, b.tryShort(x(t))); // a's X(T.b), X(T.c) keep T's intention
         a.releaseStatementLocks(); // nothing left to drop
         assertEquals(LockMode.X, a.held(tc));
+    }
+
+    @Test
+    void releaseSharedKeepsWhatItIsToldToKeep() {
+        Session a = session(1), b = session(2);
+        a.grant(TRANSACTION, s(t), s(ta), s(u), s(ua), x(tb));
+        // keep every S lock on table t (a declared table), drop those on u
+        a.releaseSharedKeeping(n -> n.table() == t);
+        assertEquals(LockMode.S, a.held(t));
+        assertEquals(LockMode.S, a.held(ta));
+        assertEquals(LockMode.X, a.held(tb));
+        assertNull(a.held(u));
+        assertNull(a.held(ua));
+        assertEquals(Status.GRANTED, b.tryShort(x(ua)));
+        assertEquals(Status.TIMEOUT, b.tryShort(x(ta)));
+        a.releaseAll();
+        assertEquals(Status.GRANTED, b.tryShort(x(ta)));
     }
 
     // ---- cancel, timeout, interrupt ---------------------------------------------------------

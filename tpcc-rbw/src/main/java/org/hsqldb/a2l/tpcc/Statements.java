@@ -6,12 +6,14 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /** One connection's prepared statements, prepared on first use and reused for the whole run. */
 public final class Statements implements AutoCloseable {
 
     private final Connection connection;
     private final Map<String, PreparedStatement> prepared = new HashMap<>();
+    private Consumer<String> trace = sql -> { };
 
     public Statements(Connection connection) {
         this.connection = connection;
@@ -21,7 +23,13 @@ public final class Statements implements AutoCloseable {
         return connection;
     }
 
+    /** Tells {@code trace} the SQL of every statement executed from now on, in order. */
+    public void trace(Consumer<String> trace) {
+        this.trace = trace;
+    }
+
     public PreparedStatement get(String sql) throws SQLException {
+        trace.accept(sql);
         PreparedStatement ps = prepared.get(sql);
         if (ps == null) {
             ps = connection.prepareStatement(sql);

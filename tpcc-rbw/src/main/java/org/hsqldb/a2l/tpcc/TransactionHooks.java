@@ -1,5 +1,7 @@
 package org.hsqldb.a2l.tpcc;
 
+import java.io.PrintStream;
+import java.sql.SQLException;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -7,15 +9,38 @@ import java.util.TreeSet;
 /** Hooks an engine configuration can name in engine-configs.txt (fifth field). */
 public final class TransactionHooks {
 
-    private static final Map<String, TransactionHook> HOOKS = Map.of(
-            "none", TransactionHook.NONE);
+    /** What a hook may look at when it is made: the loaded database, before the first measurement. */
+    public record Context(ConnectionSource connections, Scale scale, NURandConstants constants, long seed,
+                          PrintStream log) {}
+
+    @FunctionalInterface
+    interface Factory {
+        TransactionHook create(Context context) throws SQLException;
+    }
+
+    private static final Map<String, Factory> HOOKS = Map.of(
+            "none", context -> TransactionHook.NONE,
+            "declared-write-sets", DeclaredWriteSets::analyze);
+
+    /** Hooks that act on RbW transactions only; their configurations run the rbw order alone. */
+    private static final Set<String> RBW_ONLY = Set.of("declared-write-sets");
 
     private TransactionHooks() {}
 
-    public static TransactionHook named(String name) {
-        TransactionHook h = HOOKS.get(name);
-        if (h == null) throw new IllegalArgumentException("unknown transaction hook '" + name + "' (" + names() + ")");
-        return h;
+    /** Throws IllegalArgumentException naming the known hooks if {@code name} is not one. */
+    public static void check(String name) {
+        if (!HOOKS.containsKey(name)) {
+            throw new IllegalArgumentException("unknown transaction hook '" + name + "' (" + names() + ")");
+        }
+    }
+
+    public static boolean isRbwOnly(String name) {
+        return RBW_ONLY.contains(name);
+    }
+
+    public static TransactionHook create(String name, Context context) throws SQLException {
+        check(name);
+        return HOOKS.get(name).create(context);
     }
 
     public static Set<String> names() {

@@ -19,6 +19,7 @@ import java.util.stream.Stream;
 import org.hsqldb.a2l.tpcc.Isolation;
 import org.hsqldb.a2l.tpcc.Mix;
 import org.hsqldb.a2l.tpcc.StatementOrder;
+import org.hsqldb.a2l.tpcc.TransactionHooks;
 import org.hsqldb.a2l.tpcc.engine.Engine;
 import org.hsqldb.a2l.tpcc.engine.EngineConfig;
 import org.hsqldb.a2l.tpcc.engine.EngineJars;
@@ -134,8 +135,11 @@ public final class CompareCommand implements Callable<Integer> {
             List<Point> rotated = new ArrayList<>(points);
             Collections.rotate(rotated, -(rep - 1));
             for (EngineConfig c : available) {
+                List<Point> own = TransactionHooks.isRbwOnly(c.hook())
+                        ? rotated.stream().filter(p -> p.order() == StatementOrder.RBW).toList() : rotated;
+                if (own.isEmpty()) continue;
                 Path out = runDir.resolve("runs").resolve(c.name()).resolve("rep" + rep);
-                int code = runChild(c, rep, rotated, out, jars);
+                int code = runChild(c, rep, own, out, jars);
                 if (code != 0) failures.add(c.name() + " rep " + rep + " exited " + code + " (see " + out.resolve("session.log") + ")");
             }
         }

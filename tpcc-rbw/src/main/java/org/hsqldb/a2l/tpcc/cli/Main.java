@@ -12,7 +12,8 @@ import picocli.CommandLine.Command;
 /** Entry point of the harness jar: scripts/tpcc runs {@code run}, scripts/compare runs {@code compare}. */
 @Command(name = "tpcc", mixinStandardHelpOptions = true,
         description = "TPC-C in Original and Read-before-Write order against HSQLDB (upstream or fork) or any JDBC engine.",
-        subcommands = {RunCommand.class, CompareCommand.class, ConfigsCommand.class, SessionCommand.class})
+        subcommands = {RunCommand.class, CompareCommand.class, ConfigsCommand.class, LockSetsCommand.class,
+                SessionCommand.class})
 public final class Main implements Runnable {
 
     /** Exit codes: 0 ok, 1 run failed (consistency violated, engine error), 2 bad request. */
@@ -63,6 +64,6 @@ public final class Main implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(new CommandLine(this), "missing command: run, compare or configs");
+        throw new CommandLine.ParameterException(new CommandLine(this), "missing command: run, compare, configs or lock-sets");
     }
 }

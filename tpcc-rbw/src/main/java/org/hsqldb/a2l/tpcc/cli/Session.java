@@ -14,6 +14,7 @@ import org.hsqldb.a2l.tpcc.Consistency;
 import org.hsqldb.a2l.tpcc.Isolation;
 import org.hsqldb.a2l.tpcc.Loader;
 import org.hsqldb.a2l.tpcc.Scale;
+import org.hsqldb.a2l.tpcc.StatementOrder;
 import org.hsqldb.a2l.tpcc.TransactionHook;
 import org.hsqldb.a2l.tpcc.TransactionHooks;
 import org.hsqldb.a2l.tpcc.engine.Engine;
@@ -44,11 +45,15 @@ public final class Session {
             IOException {
         EngineConfig config = plan.config();
         Engine engine = Engine.load(config, plan.jars(), "tpcc");
-        TransactionHook hook;
         try {
-            hook = TransactionHooks.named(config.hook());
+            TransactionHooks.check(config.hook());
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
+        }
+        if (TransactionHooks.isRbwOnly(config.hook())
+                && plan.points().stream().anyMatch(p -> p.order() != StatementOrder.RBW)) {
+            throw new UsageException("configuration " + config.name() + " declares RbW write sets: it runs"
+                    + " the rbw order only (--order rbw)");
         }
         Connection admin;
         try {
@@ -69,6 +74,13 @@ public final class Session {
 
             Loader.Result load = new Loader(plan.scale(), plan.seed(), Instant.now(), engine::connect,
                     plan.loaderThreads(), out).load();
+            TransactionHook hook;
+            try {
+                hook = TransactionHooks.create(config.hook(), new TransactionHooks.Context(engine::connect,
+                        plan.scale(), load.constants(), plan.seed(), out));
+            } catch (SQLException e) {
+                throw new EngineException("hook " + config.hook() + " of " + config.name() + ": " + e.getMessage());
+            }
             Benchmark benchmark = new Benchmark(plan.scale(), load.constants(), plan.seed(), engine::connect,
                     Clock.systemUTC(), hook, () -> EngineCounters.read(admin, config), out);
 

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import org.hsqldb.a2l.tpcc.TransactionHooks;
 
 /** The named engine configurations, read from {@code engine-configs.txt} (one line per configuration). */
 public final class EngineRegistry {
@@ -53,6 +54,11 @@ public final class EngineRegistry {
             };
             List<String> setup = f.length > 3 ? splitStatements(f[3]) : List.of();
             String hook = f.length > 4 && !f[4].isEmpty() ? f[4] : "none";
+            try {
+                TransactionHooks.check(hook);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(RESOURCE + " line " + n + ": " + e.getMessage());
+            }
             if (configs.put(f[0], EngineConfig.hsqldb(f[0], jar, f[2], setup, hook)) != null) {
                 throw new IllegalArgumentException(RESOURCE + " line " + n + ": duplicate name " + f[0]);
             }

@@ -14,7 +14,8 @@ class EngineRegistryTest {
     void theStartingConfigurationsAreThere() {
         EngineRegistry r = EngineRegistry.load();
         assertEquals(List.of("upstream", "upstream-mvcc", "upstream-mvlocks", "fork-locks", "fork-lf", "fork-a2l",
-                "fork-a2l-latched"), r.names());
+                "fork-a2l-latched", "fork-lf-rl", "fork-a2l-rl"), r.names());
+        assertEquals("declared-write-sets", r.find("fork-a2l-rl").orElseThrow().hook());
         EngineConfig up = r.find("upstream").orElseThrow();
         assertEquals(EngineConfig.JarKind.UPSTREAM, up.jar());
         assertEquals("jdbc:hsqldb:mem:tpcc;hsqldb.tx=locks", up.url("tpcc"));
@@ -29,6 +30,9 @@ class EngineRegistryTest {
         assertEquals(List.of("SET DATABASE DEFAULT ISOLATION LEVEL SERIALIZABLE", "SELECT 1 FROM (VALUES(0))"), c.setupSql());
         assertThrows(IllegalArgumentException.class, () -> EngineRegistry.parse(List.of("bad | nowhere | x")));
         assertThrows(IllegalArgumentException.class, () -> EngineRegistry.parse(List.of("a | upstream | x", "a | fork | y")));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> EngineRegistry.parse(List.of("a | fork | x | | no-such-hook")));
+        assertTrue(e.getMessage().contains("no-such-hook"), e.getMessage());
     }
 
     @Test
