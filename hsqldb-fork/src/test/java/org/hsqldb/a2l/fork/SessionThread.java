@@ -78,6 +78,16 @@ public final class SessionThread implements AutoCloseable {
         }));
     }
 
+    /** {@link #queryLong} for a string value. */
+    public String queryString(String sql) throws SQLException {
+        return await(executor.submit(() -> {
+            try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+                rs.next();
+                return rs.getString(1);
+            }
+        }));
+    }
+
     public void commit() throws SQLException {
         await(executor.submit(() -> {
             connection.commit();
