@@ -54,6 +54,10 @@ class CliTest {
         "verify --database-dir no/such/dir",
         "verify --database-dir no/such/dir --shutdown sideways",
         "verify --database-dir no/such/dir --url jdbc:hsqldb:mem:x --jar hsqldb.jar",
+        "soak",
+        "soak --minutes 0",
+        "soak --minutes 1 --configs fork-lf,no-such-config",
+        "soak --minutes 1 --warehouses 0",
         "nonsense"})
     void badOptionsGiveOneLineAndExitCode2(String args) {
         String[] argv = args.startsWith("run") ? (args + " --out " + out.resolve("never")).split(" ") : args.split(" ");
