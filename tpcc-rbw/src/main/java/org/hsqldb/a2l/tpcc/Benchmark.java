@@ -1,5 +1,6 @@
 package org.hsqldb.a2l.tpcc;
 
+import java.io.IOException;
 import java.io.PrintStream;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -9,7 +10,6 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.atomic.AtomicReference;
@@ -41,6 +41,16 @@ public final class Benchmark {
     public record Result(TerminalStats stats, double measuredSeconds, List<String> otherErrors,
                          Map<String, Number> engineCounters) {}
 
+    /**
+     * Told of every commit in the committing terminal's thread, after {@code commit()} returned and
+     * before the terminal starts its next transaction; {@code receipt} is null for read-only ones.
+     * An exception stops the run.
+     */
+    @FunctionalInterface
+    public interface CommitListener {
+        void committed(CommitReceipt receipt) throws IOException;
+    }
+
     private static final int OTHER_ERRORS_KEPT = 5;
 
     private final Scale scale;
@@ -50,6 +60,7 @@ public final class Benchmark {
     private final TransactionHook hook;
     private final CounterProbe counters;
     private final PrintStream log;
+    private CommitListener commitListener = receipt -> { };
 
     public Benchmark(Scale scale, NURandConstants loadConstants, long seed, ConnectionSource connections, Clock clock,
                      TransactionHook hook, CounterProbe counters, PrintStream log) {
@@ -66,47 +77,37 @@ public final class Benchmark {
         return runConstants;
     }
 
+    /** Tells {@code listener} of every commit (see {@link CommitListener}); returns this. */
+    public Benchmark onCommit(CommitListener listener) {
+        this.commitListener = listener;
+        return this;
+    }
+
     public Result run(Settings s) throws SQLException, InterruptedException {
-        List<Connection> opened = new ArrayList<>();
-        try {
-            for (int t = 0; t < s.clients(); t++) {
-                Connection c = connections.open();
-                opened.add(c);
-                c.setAutoCommit(false);
-                c.setTransactionIsolation(s.isolation());
-            }
-            return measure(s, opened);
-        } finally {
-            for (Connection c : opened) {
-                try {
-                    c.close();
-                } catch (SQLException ignored) {
-                    // closing anyway
-                }
-            }
+        try (Terminals terminals = open(s.clients(), s.isolation(), s.seed(), s.retryBackoffMicros())) {
+            return measure(s, terminals);
         }
     }
 
-    private Result measure(Settings s, List<Connection> opened) throws InterruptedException, SQLException {
+    /**
+     * Opens one connection per terminal and starts the terminals paused: {@link Terminals#resume}
+     * lets them run, {@link Terminals#pause} stops them between transactions. Terminal t draws
+     * its inputs from the same seeded stream as in {@link #run}.
+     */
+    public Terminals open(int clients, int isolation, long seed, int retryBackoffMicros)
+            throws SQLException {
+        return new Terminals(clients, isolation, seed, retryBackoffMicros);
+    }
+
+    private Result measure(Settings s, Terminals terminals) throws InterruptedException, SQLException {
         long start = System.nanoTime();
         long windowStart = start + s.warmupSeconds() * 1_000_000_000L;
         long windowEnd = windowStart + s.seconds() * 1_000_000_000L;
-        Shared shared = new Shared(windowStart, windowEnd);
-        List<Terminal> terminals = new ArrayList<>();
-        CountDownLatch go = new CountDownLatch(1);
-        for (int t = 0; t < s.clients(); t++) {
-            InputGenerator inputs = new InputGenerator(scale, runConstants,
-                    TpccRandom.derived(s.seed(), "terminal", t),
-                    InputGenerator.homeWarehouseOf(t, scale), InputGenerator.districtOf(t, scale));
-            Terminal terminal = new Terminal(opened.get(t), inputs, s, shared, go);
-            terminals.add(terminal);
-            terminal.thread.start();
-        }
-        go.countDown();
+        terminals.resume(s.mix(), s.order(), windowStart, windowEnd);
         Map<String, Number> before = Map.of();
         boolean measuring = false;
         long nextProgress = start + s.progressSeconds() * 1_000_000_000L;
-        while (true) {
+        while (terminals.failure() == null) {
             long now = System.nanoTime();
             if (!measuring && now >= windowStart) {
                 before = readCounters();
@@ -115,22 +116,15 @@ public final class Benchmark {
             if (now >= windowEnd) break;
             if (s.progressSeconds() > 0 && now >= nextProgress) {
                 log.printf("  %3.0f s %-9s committed %d, aborted %d%n", (now - start) / 1e9,
-                        measuring ? "measuring" : "warm-up", shared.liveCommitted.sum(), shared.liveAborts.sum());
+                        measuring ? "measuring" : "warm-up", terminals.liveCommitted(), terminals.liveAborts());
                 nextProgress += s.progressSeconds() * 1_000_000_000L;
             }
             long until = Math.min(windowEnd, measuring ? nextProgress : Math.min(windowStart, nextProgress));
             Thread.sleep(Math.max(1, Math.min(1000, (until - now) / 1_000_000)));
         }
         Map<String, Number> after = readCounters();
-        shared.stop = true;
-        TerminalStats total = new TerminalStats();
-        for (Terminal t : terminals) {
-            t.thread.join();
-            total.add(t.stats);
-        }
-        Throwable fatal = shared.fatal.get();
-        if (fatal != null) throw new IllegalStateException("a terminal failed: " + fatal, fatal);
-        return new Result(total, (windowEnd - windowStart) / 1e9, List.copyOf(shared.otherErrors),
+        Terminals.Period period = terminals.stop();
+        return new Result(period.stats(), (windowEnd - windowStart) / 1e9, period.otherErrors(),
                 delta(before, after));
     }
 
@@ -148,41 +142,188 @@ public final class Benchmark {
         return out;
     }
 
-    /** State every terminal reads: the window, the stop flag, live counts for progress, the first odd errors. */
-    private static final class Shared {
-        final long windowStart;
-        final long windowEnd;
-        volatile boolean stop;
-        final LongAdder liveCommitted = new LongAdder();
-        final LongAdder liveAborts = new LongAdder();
-        final List<String> otherErrors = Collections.synchronizedList(new ArrayList<>());
-        final AtomicReference<Throwable> fatal = new AtomicReference<>();
+    /**
+     * The terminals of a run, with their connections. They start paused; between {@link #resume}
+     * and {@link #pause} they run transactions back to back. A pause takes effect at transaction
+     * boundaries: a terminal finishes (commits, or gives up on) the transaction it is in, retries
+     * included, then parks holding no locks, so the database can be checked while they wait.
+     */
+    public final class Terminals implements AutoCloseable {
 
-        Shared(long windowStart, long windowEnd) {
+        /** What the terminals did since the last resume. */
+        public record Period(TerminalStats stats, List<String> otherErrors) {}
+
+        private final List<Connection> opened = new ArrayList<>();
+        private final List<Terminal> terminals = new ArrayList<>();
+        private final LongAdder liveCommitted = new LongAdder();
+        private final LongAdder liveAborts = new LongAdder();
+        private final List<String> otherErrors = Collections.synchronizedList(new ArrayList<>());
+        private final AtomicReference<Throwable> fatal = new AtomicReference<>();
+        private final int retryBackoffMicros;
+        // guarded by this; the volatile ones are also read without the lock on the terminals' fast path
+        private volatile boolean pauseRequested = true;
+        private volatile boolean stop;
+        private volatile Turn turn;
+        private volatile long windowStart;
+        private volatile long windowEnd;
+        private int alive;
+        private int parked;
+        private boolean closed;
+
+        private Terminals(int clients, int isolation, long seed, int retryBackoffMicros) throws SQLException {
+            this.retryBackoffMicros = retryBackoffMicros;
+            try {
+                for (int t = 0; t < clients; t++) {
+                    Connection c = connections.open();
+                    opened.add(c);
+                    c.setAutoCommit(false);
+                    c.setTransactionIsolation(isolation);
+                }
+            } catch (SQLException | RuntimeException e) {
+                closeConnections();
+                throw e;
+            }
+            for (int t = 0; t < clients; t++) {
+                InputGenerator inputs = new InputGenerator(scale, runConstants, TpccRandom.derived(seed, "terminal", t),
+                        InputGenerator.homeWarehouseOf(t, scale), InputGenerator.districtOf(t, scale));
+                terminals.add(new Terminal(opened.get(t), inputs, this));
+            }
+            alive = clients;
+            for (Terminal t : terminals) t.thread.start();
+        }
+
+        /** Runs {@code mix} in {@code order}, counting what completes from now on. */
+        public void resume(Mix mix, StatementOrder order) {
+            resume(mix, order, System.nanoTime(), Long.MAX_VALUE);
+        }
+
+        synchronized void resume(Mix mix, StatementOrder order, long windowStart, long windowEnd) {
+            this.turn = new Turn(mix, order);
             this.windowStart = windowStart;
             this.windowEnd = windowEnd;
+            pauseRequested = false;
+            notifyAll();
+        }
+
+        /**
+         * Waits until every terminal is parked between transactions and returns what they did
+         * since the last resume. Throws if a terminal failed.
+         */
+        public synchronized Period pause() throws InterruptedException {
+            pauseRequested = true;
+            while (parked < alive) wait();
+            failIfFailed();
+            return collect();
+        }
+
+        /** Stops the terminals for good (at transaction boundaries) and returns what they did last. */
+        synchronized Period stop() throws InterruptedException {
+            stop = true;
+            notifyAll();
+            while (alive > 0) wait();
+            failIfFailed();
+            return collect();
+        }
+
+        private Period collect() {
+            TerminalStats total = new TerminalStats();
+            for (Terminal t : terminals) {
+                total.add(t.stats);
+                t.stats = new TerminalStats();
+            }
+            List<String> errors;
+            synchronized (otherErrors) {
+                errors = List.copyOf(otherErrors);
+                otherErrors.clear();
+            }
+            return new Period(total, errors);
+        }
+
+        private void failIfFailed() {
+            Throwable t = fatal.get();
+            if (t != null) throw new IllegalStateException("a terminal failed: " + t, t);
+        }
+
+        public Throwable failure() {
+            return fatal.get();
+        }
+
+        public long liveCommitted() {
+            return liveCommitted.sum();
+        }
+
+        public long liveAborts() {
+            return liveAborts.sum();
+        }
+
+        /** A terminal's next step: the mix and order to run, or null when it is to end. */
+        private Turn awaitTurn() throws InterruptedException {
+            if (!pauseRequested && !stop) return turn;
+            synchronized (this) {
+                if (pauseRequested && !stop) {
+                    parked++;
+                    notifyAll();
+                    while (pauseRequested && !stop) wait();
+                    parked--;
+                }
+                return stop ? null : turn;
+            }
+        }
+
+        private synchronized void ended() {
+            alive--;
+            notifyAll();
+        }
+
+        private void failed(Throwable t) {
+            fatal.compareAndSet(null, t);
+            synchronized (this) {
+                stop = true;
+                notifyAll();
+            }
         }
 
         boolean inWindow(long t) {
             return t >= windowStart && t < windowEnd;
         }
+
+        @Override
+        public void close() throws InterruptedException {
+            synchronized (this) {
+                if (closed) return;
+                closed = true;
+                stop = true;
+                notifyAll();
+                while (alive > 0) wait();
+            }
+            closeConnections();
+        }
+
+        private void closeConnections() {
+            for (Connection c : opened) {
+                try {
+                    c.close();
+                } catch (SQLException ignored) {
+                    // closing anyway
+                }
+            }
+        }
     }
+
+    private record Turn(Mix mix, StatementOrder order) {}
 
     private final class Terminal implements Runnable {
         final Thread thread;
-        final TerminalStats stats = new TerminalStats();
+        // replaced by the controller while this terminal is parked
+        TerminalStats stats = new TerminalStats();
         private final Connection connection;
         private final InputGenerator inputs;
-        private final Settings settings;
-        private final Shared shared;
-        private final CountDownLatch go;
+        private final Terminals shared;
 
-        Terminal(Connection connection, InputGenerator inputs, Settings settings, Shared shared, CountDownLatch go) {
+        Terminal(Connection connection, InputGenerator inputs, Terminals shared) {
             this.connection = connection;
             this.inputs = inputs;
-            this.settings = settings;
             this.shared = shared;
-            this.go = go;
             this.thread = new Thread(this, "tpcc-terminal");
             thread.setDaemon(true);
         }
@@ -190,25 +331,26 @@ public final class Benchmark {
         @Override
         public void run() {
             try (TransactionRunner runner = new TransactionRunner(connection, scale, clock, hook)) {
-                go.await();
-                while (!shared.stop) {
-                    TxnInput input = inputs.next(settings.mix());
-                    if (!runToCompletion(runner, input)) break;
+                for (Turn turn; (turn = shared.awaitTurn()) != null; ) {
+                    TxnInput input = inputs.next(turn.mix());
+                    if (!runToCompletion(runner, input, turn.order())) break;
                 }
             } catch (Throwable t) {
-                shared.fatal.compareAndSet(null, t);
-                shared.stop = true;
+                shared.failed(t);
+            } finally {
+                shared.ended();
             }
         }
 
         /** Returns false when the connection is gone and this terminal cannot go on. */
-        private boolean runToCompletion(TransactionRunner runner, TxnInput input) throws SQLException {
+        private boolean runToCompletion(TransactionRunner runner, TxnInput input, StatementOrder order)
+                throws SQLException, IOException {
             TxnType type = input.type();
             long begin = System.nanoTime();
             for (int attempt = 1; ; attempt++) {
                 TransactionRunner.Outcome outcome;
                 try {
-                    outcome = runner.execute(input, settings.order());
+                    outcome = runner.execute(input, order);
                 } catch (SQLException e) {
                     runner.rollbackQuietly();
                     AbortReason reason = AbortReason.classify(e);
@@ -221,14 +363,15 @@ public final class Benchmark {
                     if (connection.isClosed()) return false;
                     if (!reason.retried || shared.stop) return true;
                     if (counted) stats.retries++;
-                    if (settings.retryBackoffMicros() > 0) {
-                        long maxNanos = Math.min(attempt, 20) * settings.retryBackoffMicros() * 1000L;
+                    if (shared.retryBackoffMicros > 0) {
+                        long maxNanos = Math.min(attempt, 20) * shared.retryBackoffMicros * 1000L;
                         LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(maxNanos + 1));
                     }
                     continue;
                 }
                 long end = System.nanoTime();
                 if (outcome == TransactionRunner.Outcome.COMMITTED) {
+                    commitListener.committed(runner.lastReceipt());
                     shared.liveCommitted.increment();
                     if (shared.inWindow(end)) {
                         stats.committed(type, (end - begin) / 1000);

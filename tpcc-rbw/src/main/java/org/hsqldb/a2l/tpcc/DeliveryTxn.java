@@ -36,17 +36,18 @@ final class DeliveryTxn {
         this.districts = districts;
     }
 
-    /** Returns the number of districts skipped because they had no undelivered order. */
-    int run(TxnInput.Delivery in, StatementOrder order, Timestamp now) throws SQLException {
+    /**
+     * Returns the O_ID delivered in each district (index = D_ID; index 0 unused), 0 for a district
+     * skipped because it had no undelivered order.
+     */
+    int[] run(TxnInput.Delivery in, StatementOrder order, Timestamp now) throws SQLException {
         int w = in.warehouseId();
-        int skipped = 0;
+        int[] delivered = new int[districts + 1];
         if (order == StatementOrder.ORIGINAL) {
             for (int d = 1; d <= districts; d++) {
                 int orderId = oldestNewOrder(w, d);
-                if (orderId == 0) {
-                    skipped++;
-                    continue;
-                }
+                if (orderId == 0) continue;
+                delivered[d] = orderId;
                 s.updateOne(DELETE_NEW_ORDER, w, d, orderId);
                 int customerId = orderCustomer(w, d, orderId);
                 s.updateOne(UPDATE_ORDER, in.carrierId(), w, d, orderId);
@@ -54,7 +55,7 @@ final class DeliveryTxn {
                 BigDecimal amount = orderAmount(w, d, orderId);
                 s.updateOne(UPDATE_CUSTOMER, amount, w, d, customerId);
             }
-            return skipped;
+            return delivered;
         }
         Pending[] pending = new Pending[districts + 1];
         for (int d = 1; d <= districts; d++) {
@@ -64,16 +65,14 @@ final class DeliveryTxn {
         }
         for (int d = 1; d <= districts; d++) {
             Pending p = pending[d];
-            if (p.orderId() == 0) {
-                skipped++;
-                continue;
-            }
+            if (p.orderId() == 0) continue;
+            delivered[d] = p.orderId();
             s.updateOne(DELETE_NEW_ORDER, w, d, p.orderId());
             s.updateOne(UPDATE_ORDER, in.carrierId(), w, d, p.orderId());
             s.update(UPDATE_ORDER_LINES, now, w, d, p.orderId());
             s.updateOne(UPDATE_CUSTOMER, p.amount(), w, d, p.customerId());
         }
-        return skipped;
+        return delivered;
     }
 
     private int oldestNewOrder(int w, int d) throws SQLException {

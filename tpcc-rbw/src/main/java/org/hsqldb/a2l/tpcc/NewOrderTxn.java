@@ -46,14 +46,16 @@ final class NewOrderTxn {
 
     private record Stock(int quantity, String data, String distInfo) {}
 
+    /** The order placed: its O_ID and total amount (clause 2.4.2.2, displayed by a real terminal). */
+    record Placed(int orderId, BigDecimal total) {}
+
     private final Statements s;
 
     NewOrderTxn(Statements s) {
         this.s = s;
     }
 
-    /** Returns the order's total amount (clause 2.4.2.2), displayed by a real terminal. */
-    BigDecimal run(TxnInput.NewOrder in, StatementOrder order, Timestamp now) throws SQLException, SpecRollback {
+    Placed run(TxnInput.NewOrder in, StatementOrder order, Timestamp now) throws SQLException, SpecRollback {
         CustomerWarehouse cw = readCustomerWarehouse(in);
         District district = readDistrict(in);
         int orderId = district.nextOrderId();
@@ -86,8 +88,8 @@ final class NewOrderTxn {
                 quantityAfterEarlierLines.put(key, newQuantity(before, line.quantity()));
             }
         }
-        return total.multiply(BigDecimal.ONE.subtract(cw.discount()))
-                .multiply(BigDecimal.ONE.add(cw.warehouseTax()).add(district.tax()));
+        return new Placed(orderId, total.multiply(BigDecimal.ONE.subtract(cw.discount()))
+                .multiply(BigDecimal.ONE.add(cw.warehouseTax()).add(district.tax())));
     }
 
     private CustomerWarehouse readCustomerWarehouse(TxnInput.NewOrder in) throws SQLException {

@@ -38,7 +38,8 @@ final class PaymentTxn {
         this.customers = new CustomerLookup(s, CUSTOMER_COLUMNS);
     }
 
-    void run(TxnInput.Payment in, StatementOrder order, Timestamp now) throws SQLException {
+    /** Returns the id of the customer who paid (the input may name them by last name). */
+    int run(TxnInput.Payment in, StatementOrder order, Timestamp now) throws SQLException {
         String warehouseName;
         String districtName;
         CustomerLookup.Found customer;
@@ -62,6 +63,7 @@ final class PaymentTxn {
         }
         s.updateOne(INSERT_HISTORY, customer.id(), in.customerDistrictId(), in.customerWarehouseId(),
                 in.districtId(), in.warehouseId(), now, in.amount(), warehouseName + "    " + districtName);
+        return customer.id();
     }
 
     private static boolean badCredit(CustomerLookup.Found c) {

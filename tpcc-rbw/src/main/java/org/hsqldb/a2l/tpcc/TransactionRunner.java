@@ -4,6 +4,8 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * Executes transactions on one connection (autocommit off) in the chosen statement order and
@@ -23,6 +25,7 @@ public final class TransactionRunner implements AutoCloseable {
     private final OrderStatusTxn orderStatus;
     private final StockLevelTxn stockLevel;
     private int lastDeliverySkipped;
+    private CommitReceipt lastReceipt;
 
     public TransactionRunner(Connection connection, Scale scale, Clock clock, TransactionHook hook)
             throws SQLException {
@@ -42,14 +45,33 @@ public final class TransactionRunner implements AutoCloseable {
     }
 
     public Outcome execute(TxnInput input, StatementOrder order) throws SQLException {
+        lastReceipt = null;
         hook.atStart(statements, input, order);
         // one instant per attempt: O_ENTRY_D, H_DATE and OL_DELIVERY_D come from the (injectable) clock
         Timestamp now = Timestamp.from(clock.instant());
+        CommitReceipt receipt = null;
         try {
             switch (input.type()) {
-                case NEW_ORDER -> newOrder.run((TxnInput.NewOrder) input, order, now);
-                case PAYMENT -> payment.run((TxnInput.Payment) input, order, now);
-                case DELIVERY -> lastDeliverySkipped = delivery.run((TxnInput.Delivery) input, order, now);
+                case NEW_ORDER -> {
+                    TxnInput.NewOrder in = (TxnInput.NewOrder) input;
+                    NewOrderTxn.Placed placed = newOrder.run(in, order, now);
+                    receipt = new CommitReceipt.NewOrder(in.warehouseId(), in.districtId(), placed.orderId(),
+                            in.customerId(), in.lines().size(), now.toInstant());
+                }
+                case PAYMENT -> {
+                    TxnInput.Payment in = (TxnInput.Payment) input;
+                    int customerId = payment.run(in, order, now);
+                    receipt = new CommitReceipt.Payment(in.warehouseId(), in.districtId(), in.customerWarehouseId(),
+                            in.customerDistrictId(), customerId, in.amount(), now.toInstant());
+                }
+                case DELIVERY -> {
+                    TxnInput.Delivery in = (TxnInput.Delivery) input;
+                    int[] orderIds = delivery.run(in, order, now);
+                    Map<Integer, Integer> delivered = new LinkedHashMap<>();
+                    for (int d = 1; d < orderIds.length; d++) if (orderIds[d] != 0) delivered.put(d, orderIds[d]);
+                    lastDeliverySkipped = orderIds.length - 1 - delivered.size();
+                    receipt = new CommitReceipt.Delivery(in.warehouseId(), in.carrierId(), now.toInstant(), delivered);
+                }
                 case ORDER_STATUS -> orderStatus.run((TxnInput.OrderStatus) input);
                 case STOCK_LEVEL -> stockLevel.run((TxnInput.StockLevel) input);
             }
@@ -58,7 +80,13 @@ public final class TransactionRunner implements AutoCloseable {
             return Outcome.SPEC_ROLLBACK;
         }
         connection().commit();
+        lastReceipt = receipt;
         return Outcome.COMMITTED;
+    }
+
+    /** What the last committed transaction wrote (null for the read-only ones and after an abort). */
+    public CommitReceipt lastReceipt() {
+        return lastReceipt;
     }
 
     /** Districts the last committed Delivery found nothing to deliver in (clause 2.7.4.2 asks to count them). */

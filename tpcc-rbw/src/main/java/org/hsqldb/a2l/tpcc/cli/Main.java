@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
 @Command(name = "tpcc", mixinStandardHelpOptions = true,
         description = "TPC-C in Original and Read-before-Write order against HSQLDB (upstream or fork) or any JDBC engine.",
         subcommands = {RunCommand.class, CompareCommand.class, ConfigsCommand.class, LockSetsCommand.class,
-                SessionCommand.class})
+                VerifyCommand.class, SoakCommand.class, SessionCommand.class, SoakSessionCommand.class})
 public final class Main implements Runnable {
 
     /** Exit codes: 0 ok, 1 run failed (consistency violated, engine error), 2 bad request. */
@@ -64,6 +64,6 @@ public final class Main implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(new CommandLine(this), "missing command: run, compare, configs or lock-sets");
+        throw new CommandLine.ParameterException(new CommandLine(this), "missing command: run, compare, configs, lock-sets, verify or soak");
     }
 }

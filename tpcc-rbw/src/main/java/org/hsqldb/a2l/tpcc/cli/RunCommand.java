@@ -4,7 +4,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.hsqldb.a2l.tpcc.Mix;
-import org.hsqldb.a2l.tpcc.Scale;
 import org.hsqldb.a2l.tpcc.StatementOrder;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -28,8 +27,16 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--out", paramLabel = "DIR", required = true, description = "directory for summary.json")
     Path out;
 
+    @Option(names = "--acks", paramLabel = "FILE",
+            description = "append every acknowledged commit (after commit() returned) to FILE, for `tpcc verify`;"
+                    + " needs --database-dir")
+    Path acks;
+
     @Mixin
     EngineOptions engine;
+
+    @Mixin
+    DatabaseOptions database;
 
     @Mixin
     WorkloadOptions workload;
@@ -38,11 +45,18 @@ public final class RunCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         if (clients < 1) throw new UsageException("--clients must be at least 1");
         workload.validate();
+        if (acks != null && database.databaseDir == null) {
+            throw new UsageException("--acks needs --database-dir: acknowledgements are checked against a reopened"
+                    + " file database");
+        }
         var config = engine.resolve();
-        var plan = new Session.Plan(config, engine.jars(), Scale.standard(workload.warehouses),
+        if (!config.isHsqldb() && (database.databaseDir != null || database.server)) {
+            throw new UsageException("--database-dir and --server are for HSQLDB configurations (--config), not --url");
+        }
+        var plan = new Session.Plan(config, engine.jars(), workload.scale(),
                 List.of(new Point(order, mix, clients)), workload.seconds, workload.warmup,
                 Session.seedOrRandom(workload.seed), workload.isolation, workload.progress, workload.retryBackoffMicros,
-                workload.loaderThreads(), out, false, null);
+                workload.loaderThreads(), out, false, null, database.database(), acks);
         return Session.run(plan, System.out);
     }
 }

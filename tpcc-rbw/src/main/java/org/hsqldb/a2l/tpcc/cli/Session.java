@@ -9,6 +9,7 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
+import org.hsqldb.a2l.tpcc.AckLog;
 import org.hsqldb.a2l.tpcc.Benchmark;
 import org.hsqldb.a2l.tpcc.Consistency;
 import org.hsqldb.a2l.tpcc.Isolation;
@@ -17,6 +18,8 @@ import org.hsqldb.a2l.tpcc.Scale;
 import org.hsqldb.a2l.tpcc.StatementOrder;
 import org.hsqldb.a2l.tpcc.TransactionHook;
 import org.hsqldb.a2l.tpcc.TransactionHooks;
+import org.hsqldb.a2l.tpcc.UniqueClock;
+import org.hsqldb.a2l.tpcc.engine.Database;
 import org.hsqldb.a2l.tpcc.engine.Engine;
 import org.hsqldb.a2l.tpcc.engine.EngineConfig;
 import org.hsqldb.a2l.tpcc.engine.EngineCounters;
@@ -33,10 +36,23 @@ import org.hsqldb.a2l.tpcc.report.RunSummary;
  */
 public final class Session {
 
+    /**
+     * {@code database}: in memory, in files (reused when loaded before) or served over the network;
+     * {@code acks}: the side file acknowledged commits are appended to, or null.
+     */
     public record Plan(EngineConfig config, EngineJars jars, Scale scale, List<Point> points, int seconds, int warmup,
                        long seed, Isolation isolation, int progressSeconds, int retryBackoffMicros, int loaderThreads,
                        Path out,
-                       boolean summaryPerPointDir, Integer rep) {}
+                       boolean summaryPerPointDir, Integer rep, Database database, Path acks) {
+
+        /** An in-process in-memory database, no side file. */
+        public Plan(EngineConfig config, EngineJars jars, Scale scale, List<Point> points, int seconds, int warmup,
+                    long seed, Isolation isolation, int progressSeconds, int retryBackoffMicros, int loaderThreads,
+                    Path out, boolean summaryPerPointDir, Integer rep) {
+            this(config, jars, scale, points, seconds, warmup, seed, isolation, progressSeconds, retryBackoffMicros,
+                    loaderThreads, out, summaryPerPointDir, rep, Database.memory("tpcc"), null);
+        }
+    }
 
     private Session() {}
 
@@ -44,7 +60,7 @@ public final class Session {
     public static int run(Plan plan, PrintStream out) throws EngineException, SQLException, InterruptedException,
             IOException {
         EngineConfig config = plan.config();
-        Engine engine = Engine.load(config, plan.jars(), "tpcc");
+        LoadRecord loaded = previousLoad(plan);
         try {
             TransactionHooks.check(config.hook());
         } catch (IllegalArgumentException e) {
@@ -55,12 +71,15 @@ public final class Session {
             throw new UsageException("configuration " + config.name() + " declares RbW write sets: it runs"
                     + " the rbw order only (--order rbw)");
         }
+        Engine engine = Engine.load(config, plan.jars(), plan.database());
         Connection admin;
         try {
             admin = engine.connect();
         } catch (SQLException e) {
+            engine.stopServer();
             throw new EngineException("cannot connect to " + engine.url() + ": " + Main.firstLine(e.getMessage()));
         }
+        AckLog acks = null;
         try {
             String unavailable = engine.unavailableReason(admin);
             if (unavailable != null) {
@@ -70,10 +89,35 @@ public final class Session {
             String product = meta.getDatabaseProductName();
             String version = meta.getDatabaseProductVersion();
             out.printf("engine: %s %s via %s (%s)%n", product, version, engine.url(), config.describe());
+            if (plan.database().isFile() || plan.database().served()) {
+                out.println("database: " + plan.database().describe());
+            }
             if (!plan.scale().isStandard()) out.println("WARNING: non-standard scale " + plan.scale().name());
 
-            Loader.Result load = new Loader(plan.scale(), plan.seed(), Instant.now(), engine::connect,
-                    plan.loaderThreads(), out).load();
+            Loader.Result load;
+            if (loaded != null) {
+                out.println("database: reusing what is there, " + loaded.describe());
+                load = new Loader.Result(0, 0, Loader.loadConstants(loaded.seed()));
+            } else {
+                Instant loadTime = Instant.now();
+                load = new Loader(plan.scale(), plan.seed(), loadTime, engine::connect, plan.loaderThreads(), out)
+                        .load();
+                if (plan.database().isFile()) {
+                    // the load is now in the .script file: a later reopen need not replay its log
+                    try (var s = admin.createStatement()) {
+                        s.execute("CHECKPOINT");
+                    }
+                    LoadRecord.of(config, plan.scale(), plan.seed(), load.rows(), loadTime.toString())
+                            .write(plan.database().directory());
+                }
+            }
+            Clock clock = Clock.systemUTC();
+            if (plan.acks() != null) {
+                acks = AckLog.append(plan.acks());
+                // unique time stamps make each Payment's HISTORY row and each Delivery findable afterwards
+                clock = new UniqueClock(clock);
+                out.println("acknowledged commits go to " + plan.acks());
+            }
             TransactionHook hook;
             try {
                 hook = TransactionHooks.create(config.hook(), new TransactionHooks.Context(engine::connect,
@@ -82,7 +126,8 @@ public final class Session {
                 throw new EngineException("hook " + config.hook() + " of " + config.name() + ": " + e.getMessage());
             }
             Benchmark benchmark = new Benchmark(plan.scale(), load.constants(), plan.seed(), engine::connect,
-                    Clock.systemUTC(), hook, () -> EngineCounters.read(admin, config), out);
+                    clock, hook, () -> EngineCounters.read(admin, config), out);
+            if (acks != null) benchmark.onCommit(acks);
 
             boolean allConsistent = true;
             int index = 0;
@@ -102,6 +147,7 @@ public final class Session {
                 s.config = config.name();
                 s.configDescription = config.describe();
                 s.jdbcUrl = engine.url();
+                if (plan.database().isFile() || plan.database().served()) s.database = plan.database().describe();
                 s.engineProduct = product;
                 s.engineVersion = version;
                 s.order = p.order().label;
@@ -136,6 +182,7 @@ public final class Session {
             }
             return allConsistent ? Main.OK : Main.FAILED;
         } finally {
+            if (acks != null) acks.close();
             engine.shutdown(admin);
             try {
                 admin.close();
@@ -143,6 +190,23 @@ public final class Session {
                 // shut down already
             }
         }
+    }
+
+    /** The record of an earlier load of the plan's file database, null for a new one; refuses what cannot be reused. */
+    private static LoadRecord previousLoad(Plan plan) throws IOException {
+        Database db = plan.database();
+        if (!db.isFile()) return null;
+        LoadRecord loaded = LoadRecord.read(db.directory());
+        if (loaded == null) {
+            if (db.exists()) {
+                throw new UsageException(db.directory() + " holds a database whose load never finished (no "
+                        + LoadRecord.FILE + "): delete it or give another --database-dir");
+            }
+            return null;
+        }
+        String mismatch = loaded.mismatch(plan.config(), plan.scale());
+        if (mismatch != null) throw new UsageException("cannot reuse the database in " + db.directory() + ": " + mismatch);
+        return loaded;
     }
 
     static long seedOrRandom(Long seed) {

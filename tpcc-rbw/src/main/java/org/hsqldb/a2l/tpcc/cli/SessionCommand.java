@@ -4,7 +4,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import org.hsqldb.a2l.tpcc.Scale;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -33,7 +32,7 @@ public final class SessionCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         workload.validate();
         List<Point> parsed = points.stream().map(Point::parse).toList();
-        var plan = new Session.Plan(engine.resolve(), engine.jars(), Scale.standard(workload.warehouses), parsed,
+        var plan = new Session.Plan(engine.resolve(), engine.jars(), workload.scale(), parsed,
                 workload.seconds, workload.warmup, Session.seedOrRandom(workload.seed), workload.isolation,
                 workload.progress, workload.retryBackoffMicros, workload.loaderThreads(), out, true, rep);
         return Session.run(plan, System.out);

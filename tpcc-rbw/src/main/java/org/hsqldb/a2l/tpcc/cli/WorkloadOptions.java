@@ -1,6 +1,7 @@
 package org.hsqldb.a2l.tpcc.cli;
 
 import org.hsqldb.a2l.tpcc.Isolation;
+import org.hsqldb.a2l.tpcc.Scale;
 import picocli.CommandLine.Option;
 
 /** Options shared by every command that loads and measures. */
@@ -32,6 +33,14 @@ public final class WorkloadOptions {
 
     @Option(names = "--loader-threads", paramLabel = "N", description = "loader threads (default: max(2, cores))")
     Integer loaderThreads;
+
+    // the tests' Scale.tiny, so that whole runs in child JVMs stay short; NOT TPC-C, hence hidden
+    @Option(names = "--tiny-scale", hidden = true)
+    boolean tinyScale;
+
+    Scale scale() {
+        return tinyScale ? Scale.tiny(warehouses) : Scale.standard(warehouses);
+    }
 
     void validate() {
         if (warehouses < 1) throw new UsageException("--warehouses must be at least 1");

@@ -1,6 +1,11 @@
 package org.hsqldb.a2l.tpcc.engine;
 
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.lang.reflect.InvocationTargetException;
+import java.net.InetAddress;
 import java.net.MalformedURLException;
+import java.net.ServerSocket;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Files;
@@ -29,21 +34,40 @@ public final class Engine {
     private static final Map<List<Path>, ClassLoader> LOADERS = new ConcurrentHashMap<>();
     private static final AtomicLong PROBES = new AtomicLong();
 
+    private static final int SERVER_ONLINE = 1;
+    private static final int SERVER_START_ATTEMPTS = 5;
+
     private final EngineConfig config;
     private final Driver driver;
     private final String url;
     private final Properties credentials = new Properties();
+    private final Database database;
+    private final Object server;
 
-    private Engine(EngineConfig config, Driver driver, String url) {
+    private Engine(EngineConfig config, Driver driver, String url, Database database, Object server) {
         this.config = config;
         this.driver = driver;
         this.url = url;
+        this.database = database;
+        this.server = server;
         if (config.user() != null) credentials.setProperty("user", config.user());
         if (config.password() != null) credentials.setProperty("password", config.password());
     }
 
     /** Loads the engine's driver; {@code database} names the HSQLDB in-memory database. */
     public static Engine load(EngineConfig config, EngineJars jars, String database) throws EngineException {
+        return load(config, jars, Database.memory(database));
+    }
+
+    /**
+     * Loads the engine's driver for an HSQLDB database in memory or in files; a served database is
+     * opened by an {@code org.hsqldb.server.Server} from the engine's own jar, started here, and
+     * the connections go through the network.
+     */
+    public static Engine load(EngineConfig config, EngineJars jars, Database database) throws EngineException {
+        if (!config.isHsqldb() && (database.isFile() || database.served())) {
+            throw new EngineException("file databases and the network server are for HSQLDB configurations only");
+        }
         List<Path> paths = new ArrayList<>();
         if (config.isHsqldb()) {
             String missing = jars.missingMessage(config.jar());
@@ -56,9 +80,71 @@ public final class Engine {
                 paths.add(p);
             }
         }
-        String url = config.url(database);
         ClassLoader loader = LOADERS.computeIfAbsent(List.copyOf(paths), Engine::classLoader);
-        return new Engine(config, driver(loader, config.driverClass(), url), url);
+        if (!config.isHsqldb()) {
+            String url = config.customUrl();
+            return new Engine(config, driver(loader, config.driverClass(), url), url, database, null);
+        }
+        String path = database.path(config.urlProperties());
+        if (!database.served()) {
+            String url = "jdbc:hsqldb:" + path;
+            return new Engine(config, driver(loader, config.driverClass(), url), url, database, null);
+        }
+        Object server = null;
+        int port = 0;
+        for (int attempt = 1; server == null; attempt++) {
+            port = freePort();
+            try {
+                server = startServer(loader, database.name(), path, port);
+            } catch (EngineException e) {
+                // another process may have taken the port between our probe and the server's bind
+                if (attempt >= SERVER_START_ATTEMPTS || !e.getMessage().contains("BindException")) throw e;
+            }
+        }
+        String url = "jdbc:hsqldb:hsql://127.0.0.1:" + port + "/" + database.name();
+        return new Engine(config, driver(loader, config.driverClass(), url), url, database, server);
+    }
+
+    private static int freePort() throws EngineException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        } catch (IOException e) {
+            throw new EngineException("no free port on 127.0.0.1: " + e.getMessage());
+        }
+    }
+
+    /** Upstream's Server, loaded from the engine's jar so it serves the engine under test. */
+    private static Object startServer(ClassLoader loader, String alias, String path, int port) throws EngineException {
+        try {
+            Class<?> type = loader.loadClass("org.hsqldb.server.Server");
+            Object server = type.getDeclaredConstructor().newInstance();
+            type.getMethod("setAddress", String.class).invoke(server, "127.0.0.1");
+            type.getMethod("setPort", int.class).invoke(server, port);
+            type.getMethod("setDatabaseName", int.class, String.class).invoke(server, 0, alias);
+            type.getMethod("setDatabasePath", int.class, String.class).invoke(server, 0, path);
+            type.getMethod("setSilent", boolean.class).invoke(server, true);
+            type.getMethod("setTrace", boolean.class).invoke(server, false);
+            type.getMethod("setLogWriter", PrintWriter.class).invoke(server, (Object) null);
+            type.getMethod("setErrWriter", PrintWriter.class).invoke(server, (Object) null);
+            type.getMethod("setNoSystemExit", boolean.class).invoke(server, true);
+            type.getMethod("setDaemon", boolean.class).invoke(server, true);
+            type.getMethod("start").invoke(server);
+            int state = (Integer) type.getMethod("getState").invoke(server);
+            if (state != SERVER_ONLINE) {
+                Object error = type.getMethod("getServerError").invoke(server);
+                type.getMethod("shutdown").invoke(server);
+                throw new EngineException("the HSQLDB server did not start on 127.0.0.1:" + port + " for " + path
+                        + ": " + (error != null ? error : type.getMethod("getStateDescriptor").invoke(server)));
+            }
+            return server;
+        } catch (ReflectiveOperationException e) {
+            Throwable cause = e instanceof InvocationTargetException ? e.getCause() : e;
+            throw new EngineException("cannot start org.hsqldb.server.Server from the engine jar: " + cause, cause);
+        }
+    }
+
+    public Database database() {
+        return database;
     }
 
     private static ClassLoader classLoader(List<Path> jars) {
@@ -164,11 +250,33 @@ public final class Engine {
 
     /** Ends an in-memory HSQLDB database so its memory is freed; other engines are left alone. */
     public void shutdown(Connection c) {
-        if (!config.isHsqldb()) return;
-        try (Statement s = c.createStatement()) {
-            s.execute("SHUTDOWN");
+        try {
+            shutdown(c, "SHUTDOWN");
         } catch (SQLException ignored) {
             // already shut down
+        }
+    }
+
+    /**
+     * Runs {@code statement} (SHUTDOWN, SHUTDOWN COMPACT ...) on an HSQLDB database, then stops
+     * the server if there is one; other engines are left alone.
+     */
+    public void shutdown(Connection c, String statement) throws SQLException {
+        if (!config.isHsqldb()) return;
+        try (Statement s = c.createStatement()) {
+            s.execute(statement);
+        } finally {
+            stopServer();
+        }
+    }
+
+    /** The server stops by itself once its only database is shut down; this covers the other paths. */
+    public void stopServer() {
+        if (server == null) return;
+        try {
+            server.getClass().getMethod("shutdown").invoke(server);
+        } catch (ReflectiveOperationException ignored) {
+            // it is gone already
         }
     }
 }

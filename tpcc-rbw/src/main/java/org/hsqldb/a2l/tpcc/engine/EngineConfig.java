@@ -34,6 +34,12 @@ public record EngineConfig(String name, JarKind jar, String urlProperties, List<
         return "jdbc:hsqldb:mem:" + database + (urlProperties.isEmpty() ? "" : ";" + urlProperties);
     }
 
+    /** Runs one of HSQLDB's multi-version modes (hsqldb.tx=mvlocks or mvcc). */
+    public boolean isMultiVersion() {
+        return isHsqldb() && java.util.Arrays.stream(urlProperties.split(";")).map(String::strip)
+                .anyMatch(p -> p.equalsIgnoreCase("hsqldb.tx=mvlocks") || p.equalsIgnoreCase("hsqldb.tx=mvcc"));
+    }
+
     /** A one-line description for reports. */
     public String describe() {
         if (!isHsqldb()) return customUrl + " (" + String.join(", ", customJars) + ")";

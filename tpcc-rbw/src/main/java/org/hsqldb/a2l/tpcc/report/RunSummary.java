@@ -32,6 +32,8 @@ public final class RunSummary {
     public String config;
     public String configDescription;
     public String jdbcUrl;
+    /** Where the database lived when not in memory in-process (absent otherwise). */
+    public String database;
     public String engineProduct;
     public String engineVersion;
     public String order;

@@ -47,10 +47,20 @@ class CliTest {
         "compare --mixes 8-92,nope",
         "compare --configs upstream,no-such-config",
         "compare --orders rbw,backwards",
+        "run --acks acks.txt",
+        "run --url jdbc:hsqldb:mem:x --jar hsqldb.jar --database-dir db",
+        "run --url jdbc:hsqldb:mem:x --jar hsqldb.jar --server",
+        "verify",
+        "verify --database-dir no/such/dir",
+        "verify --database-dir no/such/dir --shutdown sideways",
+        "verify --database-dir no/such/dir --url jdbc:hsqldb:mem:x --jar hsqldb.jar",
+        "soak",
+        "soak --minutes 0",
+        "soak --minutes 1 --configs fork-lf,no-such-config",
+        "soak --minutes 1 --warehouses 0",
         "nonsense"})
     void badOptionsGiveOneLineAndExitCode2(String args) {
-        String[] argv = (args + " --out " + out.resolve("never")).split(" ");
-        if (args.startsWith("compare") || args.equals("nonsense")) argv = args.split(" ");
+        String[] argv = args.startsWith("run") ? (args + " --out " + out.resolve("never")).split(" ") : args.split(" ");
         Outcome r = run(argv);
         assertEquals(2, r.code(), r.err());
         assertEquals(1, r.err().strip().lines().count(), "one line: " + r.err());

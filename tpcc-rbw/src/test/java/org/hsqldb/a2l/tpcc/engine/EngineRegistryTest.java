@@ -14,12 +14,14 @@ class EngineRegistryTest {
     void theStartingConfigurationsAreThere() {
         EngineRegistry r = EngineRegistry.load();
         assertEquals(List.of("upstream", "upstream-mvcc", "upstream-mvlocks", "fork-locks", "fork-lf", "fork-a2l",
-                "fork-a2l-latched", "fork-lf-rl", "fork-a2l-rl"), r.names());
+                "fork-a2l-latched", "fork-lf-rl", "fork-a2l-rl", "fork-mvlocks", "fork-mvcc"), r.names());
         assertEquals("declared-write-sets", r.find("fork-a2l-rl").orElseThrow().hook());
         EngineConfig up = r.find("upstream").orElseThrow();
         assertEquals(EngineConfig.JarKind.UPSTREAM, up.jar());
         assertEquals("jdbc:hsqldb:mem:tpcc;hsqldb.tx=locks", up.url("tpcc"));
         assertEquals(EngineConfig.JarKind.FORK, r.find("fork-locks").orElseThrow().jar());
+        assertTrue(r.find("fork-mvcc").orElseThrow().isMultiVersion());
+        assertTrue(!r.find("fork-a2l").orElseThrow().isMultiVersion());
     }
 
     @Test
