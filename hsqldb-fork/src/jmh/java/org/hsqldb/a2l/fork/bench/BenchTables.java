@@ -17,16 +17,15 @@ import org.hsqldb.persist.PersistentStore;
  * What the index benchmarks share: the databases, the tables and their keys.
  *
  * <p>Every table is {@code (ID INT PRIMARY KEY, V INT)}, a MEMORY table (HSQLDB's default),
- * preloaded with {@code rows} rows whose keys are multiples of {@link #STRIDE}, {@code V = 0}.
- * Inserted rows take the keys between them, so an insert lands anywhere in the index (not
- * always at its right edge), the table's size stays that of the lookups' table, and the
- * inserted rows are found again by their {@code V} (the writer's tag) to be deleted after each
- * iteration.
+ * preloaded with {@code rows} rows whose keys are multiples of a stride ({@link KeySpace}),
+ * {@code V = 0}. Inserted rows take the keys between them, so an insert lands anywhere in the
+ * index (not always at its right edge), and the inserted rows are found again by their
+ * {@code V} (the writer's tag) to be deleted after each iteration.
  */
 final class BenchTables {
 
-    /** Preloaded keys are {@code k * STRIDE}; inserted keys use the {@code STRIDE - 1} gaps. */
-    static final int STRIDE = 64;
+    /** What one thread may insert in one iteration (~1.2 GB of rows): the memory bound. */
+    static final long MAX_INSERTS = 8_000_000L;
 
     /** Multiplier that spreads consecutive inserts over the preloaded keys (a prime). */
     private static final long SPREAD = 1_000_003L;
@@ -45,58 +44,73 @@ final class BenchTables {
         return DriverManager.getConnection(url, "SA", "");
     }
 
-    static void checkRows(int rows) {
-        if (rows < 1 || (long) rows * STRIDE > Integer.MAX_VALUE || rows % SPREAD == 0) {
-            throw new IllegalArgumentException("rows must be in 1.." + (Integer.MAX_VALUE / STRIDE)
-                + " and not a multiple of " + SPREAD + ": " + rows);
-        }
-    }
+    /**
+     * The keys of a table of {@code rows} preloaded rows: {@code k * stride}, with
+     * {@code stride - 1} free keys after each for inserts, enough for {@link #MAX_INSERTS}
+     * per thread with two threads sharing the table (at least 63).
+     */
+    static final class KeySpace {
+        final int rows;
+        final int stride;
 
-    /** Creates {@code table} and loads {@code rows} rows, keys {@code k * STRIDE}, V = 0. */
-    static void createFilled(Connection c, String table, int rows) throws SQLException {
-        boolean autoCommit = c.getAutoCommit();
-        c.setAutoCommit(false);
-        try (Statement s = c.createStatement()) {
-            s.execute("CREATE TABLE " + table + " (ID INT PRIMARY KEY, V INT)");
+        KeySpace(int rows) {
+            if (rows < 1 || rows % SPREAD == 0) {
+                throw new IllegalArgumentException("rows must be positive and not a multiple of "
+                    + SPREAD + ": " + rows);
+            }
+            long gaps = Math.max(63, (2 * MAX_INSERTS + rows - 1) / rows);
+            if ((gaps + 1) * rows > Integer.MAX_VALUE) {
+                throw new IllegalArgumentException("rows too large for INT keys: " + rows);
+            }
+            this.rows = rows;
+            this.stride = (int) gaps + 1;
         }
-        try (PreparedStatement p = c.prepareStatement("INSERT INTO " + table + " VALUES (?, 0)")) {
-            int pending = 0;
-            for (int k = 0; k < rows; k++) {
-                p.setInt(1, k * STRIDE);
-                p.addBatch();
-                if (++pending == 10_000) {
+
+        /** The preloaded key at position {@code k} (0 .. rows-1). */
+        int preloaded(int k) {
+            return k * stride;
+        }
+
+        /**
+         * The {@code n}-th key (from 0) a writer inserts in one iteration. The writer owns the
+         * gap positions {@code first, first + step, ...} (1 .. stride-1) after each preloaded
+         * key, so writers sharing a table never insert the same key; consecutive inserts go
+         * next to preloaded keys {@code SPREAD} apart, each of them before any gap is used twice.
+         */
+        int inserted(long n, int first, int step) {
+            long gap = first + step * (n / rows);
+            if (gap >= stride || n >= MAX_INSERTS) {
+                throw new IllegalStateException("one thread inserted " + n + " rows in one"
+                    + " iteration, the most it may (memory, keys of -p rows=" + rows + "):"
+                    + " use shorter iterations (-r)");
+            }
+            return (int) ((n * SPREAD) % rows * stride + gap);
+        }
+
+        /** Creates {@code table} and loads the preloaded rows, V = 0. */
+        void createFilled(Connection c, String table) throws SQLException {
+            boolean autoCommit = c.getAutoCommit();
+            c.setAutoCommit(false);
+            try (Statement s = c.createStatement()) {
+                s.execute("CREATE TABLE " + table + " (ID INT PRIMARY KEY, V INT)");
+            }
+            try (PreparedStatement p = c.prepareStatement("INSERT INTO " + table + " VALUES (?, 0)")) {
+                int pending = 0;
+                for (int k = 0; k < rows; k++) {
+                    p.setInt(1, preloaded(k));
+                    p.addBatch();
+                    if (++pending == 10_000) {
+                        p.executeBatch();
+                        pending = 0;
+                    }
+                }
+                if (pending > 0) {
                     p.executeBatch();
-                    pending = 0;
                 }
             }
-            if (pending > 0) {
-                p.executeBatch();
-            }
+            c.commit();
+            c.setAutoCommit(autoCommit);
         }
-        c.commit();
-        c.setAutoCommit(autoCommit);
-    }
-
-    /**
-     * The {@code n}-th key (from 0) a writer inserts in one iteration. The writer owns the gap
-     * positions {@code first, first + step, ...} (1 .. STRIDE-1) between preloaded keys, so
-     * writers sharing a table never insert the same key; consecutive inserts go to preloaded
-     * keys {@code SPREAD} apart, all of them before a gap position is used twice.
-     */
-    static int insertedKey(long n, int rows, int first, int step) {
-        long gap = first + step * (n / rows);
-        if (gap >= STRIDE) {
-            throw new IllegalStateException("after " + n + " inserts by one thread in one"
-                + " iteration, the keys -p rows=" + rows + " leaves it are used up: use shorter"
-                + " iterations (-r) or more rows");
-        }
-        long slot = (n * SPREAD) % rows;
-        return (int) (slot * STRIDE + gap);
-    }
-
-    /** The preloaded key at position {@code k}. */
-    static int preloadedKey(int k) {
-        return k * STRIDE;
     }
 
     /** The engine session behind a JDBC connection to an in-process database. */
@@ -121,6 +135,18 @@ final class BenchTables {
             r.next();
             return r.getLong(1);
         }
+    }
+
+    /**
+     * Collects the heap after an iteration's inserted rows are deleted. Inserted rows stay
+     * live until the end of their iteration, so a young collection during it copies all of
+     * them: with the forks' young generation (-Xmn4g, of an 8 GB heap whose old generation
+     * holds what survives) and iterations (-r) of 1-2 s, none happens inside the measured
+     * window once each iteration starts from a collected heap, and the scores measure the
+     * insert path, not how many rows a collection happened to copy.
+     */
+    static void collect() {
+        System.gc();
     }
 
     /** A per-thread xorshift generator: no shared state, no allocation. */

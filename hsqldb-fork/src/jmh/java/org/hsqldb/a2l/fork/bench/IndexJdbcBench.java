@@ -48,7 +48,7 @@ import org.openjdk.jmh.infra.ThreadParams;
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Fork(value = 1, jvmArgsAppend = {"-Xms4g", "-Xmx4g"})
+@Fork(value = 1, jvmArgsAppend = {"-Xms8g", "-Xmx8g", "-Xmn4g"})
 @State(Scope.Benchmark)
 public class IndexJdbcBench {
 
@@ -56,31 +56,37 @@ public class IndexJdbcBench {
     @Param({"false", "true"})
     public boolean latchFree;
 
-    /** Rows in T (lookups) and, at the start of each iteration, in INS (inserts). */
-    @Param({"100000"})
+    /**
+     * Rows in T (lookups) and, at the start of each iteration, in INS (inserts): 1000 (the
+     * index in the cache) and 100000 (a TPC-C-sized table, lookups mostly cache misses).
+     */
+    @Param({"1000", "100000"})
     public int rows;
 
     String url;
     Connection admin;
+    BenchTables.KeySpace keySpace;
 
     @Setup(Level.Trial)
     public void setUp() throws SQLException {
-        BenchTables.checkRows(rows);
+        keySpace = new BenchTables.KeySpace(rows);
         url = BenchTables.newUrl("jdbc", latchFree);
         admin = BenchTables.connect(url);
-        BenchTables.createFilled(admin, "T", rows);
-        BenchTables.createFilled(admin, "INS", rows);
+        keySpace.createFilled(admin, "T");
+        keySpace.createFilled(admin, "INS");
         for (String name : new String[] {"T", "INS"}) {
             Table table = BenchTables.table(BenchTables.session(admin), name);
             BenchTables.checkLatchFree(table.getRowStore(BenchTables.session(admin)), latchFree);
         }
     }
 
+    /**
+     * No SHUTDOWN: JMH runs this as soon as one thread is done with its last iteration, while
+     * another may still be deleting its rows, and shutting the database down then would roll
+     * that back under it. The in-memory database goes with the forked JVM.
+     */
     @TearDown(Level.Trial)
     public void tearDown() throws SQLException {
-        try (Statement s = admin.createStatement()) {
-            s.execute("SHUTDOWN");
-        }
         admin.close();
     }
 
@@ -90,6 +96,7 @@ public class IndexJdbcBench {
         Connection connection;
         PreparedStatement select;
         PreparedStatement insert;
+        BenchTables.KeySpace keySpace;
         int rows;
         int thread;
         int threads;
@@ -99,6 +106,7 @@ public class IndexJdbcBench {
         @Setup(Level.Trial)
         public void setUp(IndexJdbcBench b, ThreadParams tp) throws SQLException {
             rows = b.rows;
+            keySpace = b.keySpace;
             thread = tp.getThreadIndex();
             threads = tp.getThreadCount();
             random = 0x9E3779B9 * (thread + 1);
@@ -134,6 +142,7 @@ public class IndexJdbcBench {
                 throw new IllegalStateException("thread " + thread + ": inserted " + inserted
                     + " rows in the iteration, deleted " + deleted);
             }
+            BenchTables.collect();
         }
 
         @TearDown(Level.Trial)
@@ -143,7 +152,7 @@ public class IndexJdbcBench {
 
         int lookup() throws SQLException {
             random = BenchTables.nextRandom(random);
-            select.setInt(1, BenchTables.preloadedKey((random >>> 1) % rows));
+            select.setInt(1, keySpace.preloaded((random >>> 1) % rows));
             try (ResultSet r = select.executeQuery()) {
                 if (!r.next()) {
                     throw new IllegalStateException("preloaded key not found");
@@ -154,7 +163,7 @@ public class IndexJdbcBench {
 
         int insert() throws SQLException {
             // threads own the gap positions thread + 1, thread + 1 + threads, ...: disjoint keys
-            insert.setInt(1, BenchTables.insertedKey(inserted, rows, thread + 1, threads));
+            insert.setInt(1, keySpace.inserted(inserted, thread + 1, threads));
             int count = insert.executeUpdate();
             inserted++;
             return count;

@@ -66,7 +66,7 @@ import org.openjdk.jmh.infra.ThreadParams;
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Fork(value = 1, jvmArgsAppend = {"-Xms4g", "-Xmx4g"})
+@Fork(value = 1, jvmArgsAppend = {"-Xms8g", "-Xmx8g", "-Xmn4g"})
 @State(Scope.Benchmark)
 public class IndexStorageBench {
 
@@ -74,32 +74,40 @@ public class IndexStorageBench {
     @Param({"false", "true"})
     public boolean latchFree;
 
-    /** Rows in each table (the lookups' table and every writer's table). */
-    @Param({"100000"})
+    /**
+     * Rows in each table (the lookups' table, and every writer's table at the start of each
+     * iteration): 1000 keep the index in the cache, so the latch is a visible part of a
+     * lookup; 100000 (TPC-C's STOCK has 100000 rows per warehouse) make a lookup mostly
+     * cache misses down the tree.
+     */
+    @Param({"1000", "100000"})
     public int rows;
 
     String url;
     Connection admin;
-    /** The preloaded keys, made once so that a lookup allocates nothing. */
+    BenchTables.KeySpace keySpace;
+    /** The preloaded keys, boxed once so that lookups do not box them. */
     Integer[] keys;
 
     @Setup(Level.Trial)
     public void setUp() throws SQLException {
-        BenchTables.checkRows(rows);
+        keySpace = new BenchTables.KeySpace(rows);
         url = BenchTables.newUrl("storage", latchFree);
         admin = BenchTables.connect(url);
-        BenchTables.createFilled(admin, "T", rows);
+        keySpace.createFilled(admin, "T");
         keys = new Integer[rows];
         for (int k = 0; k < rows; k++) {
-            keys[k] = BenchTables.preloadedKey(k);
+            keys[k] = keySpace.preloaded(k);
         }
     }
 
+    /**
+     * No SHUTDOWN: JMH runs this as soon as one thread is done with its last iteration, while
+     * another may still be deleting its rows, and shutting the database down then would roll
+     * that back under it. The in-memory database goes with the forked JVM.
+     */
     @TearDown(Level.Trial)
     public void tearDown() throws SQLException {
-        try (Statement s = admin.createStatement()) {
-            s.execute("SHUTDOWN");
-        }
         admin.close();
     }
 
@@ -171,16 +179,16 @@ public class IndexStorageBench {
         Table table;
         PersistentStore store;
         String name;
-        int rows;
+        BenchTables.KeySpace keySpace;
         long inserted;
         static final Integer TAG = 1;
 
         @Setup(Level.Trial)
         public void setUp(IndexStorageBench b, ThreadParams tp) throws SQLException {
             name = "INS" + tp.getThreadIndex();
-            rows = b.rows;
+            keySpace = b.keySpace;
             connection = BenchTables.connect(b.url);
-            BenchTables.createFilled(connection, name, rows);
+            keySpace.createFilled(connection, name);
             connection.setAutoCommit(false);
             connection.setTransactionIsolation(Connection.TRANSACTION_SERIALIZABLE);
             session = BenchTables.session(connection);
@@ -210,6 +218,13 @@ public class IndexStorageBench {
                 throw new IllegalStateException(name + ": inserted " + inserted
                     + " rows in the iteration, deleted " + deleted);
             }
+            long left = store.elementCount();
+            if (left != keySpace.rows) {
+                throw new IllegalStateException(name + ": " + left + " rows in the store after"
+                    + " the iteration's rows were deleted, not " + keySpace.rows);
+            }
+            // the next iteration starts from a collected heap: see BenchTables.collect()
+            BenchTables.collect();
         }
 
         @TearDown(Level.Trial)
@@ -218,7 +233,7 @@ public class IndexStorageBench {
         }
 
         void insert() {
-            int key = BenchTables.insertedKey(inserted, rows, 1, 1);
+            int key = keySpace.inserted(inserted, 1, 1);
             // the storage insert of Table.insertData: a new row, then indexRow() under the
             // store's write latch (none when latch free); no transaction bookkeeping
             table.insertData(session, store, new Object[] {key, TAG}, true);
