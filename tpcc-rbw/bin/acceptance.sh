@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs scripts/tpcc for every mix and both orders on the given configurations (default:
-# upstream upstream-mvcc fork-locks), 1 warehouse, 4 clients, 10 s each, and tabulates the
-# results. Usage: tpcc-rbw/bin/acceptance.sh [OUT_DIR [CONFIG...]]
+# upstream upstream-mvcc fork-locks), 1 warehouse, $CLIENTS clients (default 4), 10 s each, and
+# tabulates the results. Usage: [CLIENTS=N] tpcc-rbw/bin/acceptance.sh [OUT_DIR [CONFIG...]]
 set -uo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 out=${1:-$ROOT/out/acceptance}
@@ -16,7 +16,7 @@ for c in "${configs[@]}"; do
   for o in original rbw; do
     for m in 8-92 50-50 80-20 100-0; do
       dir="$out/$c/${o}_$m"
-      "$ROOT/scripts/tpcc" --config "$c" --order "$o" --mix "$m" --warehouses 1 --clients 4 \
+      "$ROOT/scripts/tpcc" --config "$c" --order "$o" --mix "$m" --warehouses 1 --clients "${CLIENTS:-4}" \
         --seconds 10 --warmup 2 --seed 7 --progress 0 --out "$dir" > "$dir.log" 2>&1
       code=$?
       [ "$code" -eq 0 ] || failed=1
