@@ -10,6 +10,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.atomic.AtomicReference;
@@ -52,6 +53,14 @@ public final class Benchmark {
     }
 
     private static final int OTHER_ERRORS_KEPT = 5;
+
+    /**
+     * How long the driver waits for the terminals to reach a transaction boundary while nothing
+     * commits before it calls the engine stalled (-Dtpcc.stallSeconds, default 60). Without it a
+     * lost wake-up in the engine's lock waits (upstream 2.7.4's LOCKS mode has one) hangs a run
+     * or a soak for ever instead of failing it.
+     */
+    static final long STALL_SECONDS = Long.getLong("tpcc.stallSeconds", 60);
 
     private final Scale scale;
     private final NURandConstants runConstants;
@@ -96,7 +105,25 @@ public final class Benchmark {
      */
     public Terminals open(int clients, int isolation, long seed, int retryBackoffMicros)
             throws SQLException {
-        return new Terminals(clients, isolation, seed, retryBackoffMicros);
+        return new Terminals(clients, isolation, seed, retryBackoffMicros, STALL_SECONDS);
+    }
+
+    /** As {@link #open(int, int, long, int)}, declaring the engine stalled after {@code stallSeconds}. */
+    Terminals open(int clients, int isolation, long seed, int retryBackoffMicros, long stallSeconds)
+            throws SQLException {
+        return new Terminals(clients, isolation, seed, retryBackoffMicros, stallSeconds);
+    }
+
+    /**
+     * The terminals stopped making progress: some of them have waited inside a transaction for
+     * the whole stall time and no transaction committed meanwhile. The message names what each
+     * unfinished terminal is doing; the database is left as it is (its sessions cannot be
+     * closed while they wait), so the process should end.
+     */
+    public static final class EngineStalledException extends IllegalStateException {
+        EngineStalledException(String message) {
+            super(message);
+        }
     }
 
     private Result measure(Settings s, Terminals terminals) throws InterruptedException, SQLException {
@@ -160,6 +187,8 @@ public final class Benchmark {
         private final List<String> otherErrors = Collections.synchronizedList(new ArrayList<>());
         private final AtomicReference<Throwable> fatal = new AtomicReference<>();
         private final int retryBackoffMicros;
+        private final long stallNanos;
+        private volatile EngineStalledException stalled;
         // guarded by this; the volatile ones are also read without the lock on the terminals' fast path
         private volatile boolean pauseRequested = true;
         private volatile boolean stop;
@@ -170,8 +199,10 @@ public final class Benchmark {
         private int parked;
         private boolean closed;
 
-        private Terminals(int clients, int isolation, long seed, int retryBackoffMicros) throws SQLException {
+        private Terminals(int clients, int isolation, long seed, int retryBackoffMicros, long stallSeconds)
+                throws SQLException {
             this.retryBackoffMicros = retryBackoffMicros;
+            this.stallNanos = stallSeconds * 1_000_000_000L;
             try {
                 for (int t = 0; t < clients; t++) {
                     Connection c = connections.open();
@@ -186,7 +217,7 @@ public final class Benchmark {
             for (int t = 0; t < clients; t++) {
                 InputGenerator inputs = new InputGenerator(scale, runConstants, TpccRandom.derived(seed, "terminal", t),
                         InputGenerator.homeWarehouseOf(t, scale), InputGenerator.districtOf(t, scale));
-                terminals.add(new Terminal(opened.get(t), inputs, this));
+                terminals.add(new Terminal(t, opened.get(t), inputs, this));
             }
             alive = clients;
             for (Terminal t : terminals) t.thread.start();
@@ -211,7 +242,7 @@ public final class Benchmark {
          */
         public synchronized Period pause() throws InterruptedException {
             pauseRequested = true;
-            while (parked < alive) wait();
+            awaitTerminals(() -> parked >= alive);
             failIfFailed();
             return collect();
         }
@@ -220,9 +251,49 @@ public final class Benchmark {
         synchronized Period stop() throws InterruptedException {
             stop = true;
             notifyAll();
-            while (alive > 0) wait();
+            awaitTerminals(() -> alive == 0);
             failIfFailed();
             return collect();
+        }
+
+        /** Waits (holding this) until {@code done}; throws EngineStalledException as described there. */
+        private void awaitTerminals(BooleanSupplier done) throws InterruptedException {
+            if (stalled != null) throw stalled;
+            long committed = liveCommitted.sum();
+            long lastProgress = System.nanoTime();
+            while (!done.getAsBoolean()) {
+                wait(Math.max(1, Math.min(1000, stallNanos / 1_000_000)));
+                long now = System.nanoTime();
+                long c = liveCommitted.sum();
+                if (c != committed) {
+                    committed = c;
+                    lastProgress = now;
+                } else if (now - lastProgress >= stallNanos && !done.getAsBoolean()) {
+                    stalled = new EngineStalledException(describeStall((now - lastProgress) / 1_000_000_000L));
+                    throw stalled;
+                }
+            }
+        }
+
+        private String describeStall(long seconds) {
+            StringBuilder b = new StringBuilder();
+            int busy = 0;
+            for (Terminal t : terminals) {
+                Thread.State state = t.thread.getState();
+                if (state == Thread.State.TERMINATED || t.parked) continue;
+                busy++;
+                b.append("\n  terminal ").append(t.index).append(" (").append(state).append(')');
+                StackTraceElement[] stack = t.thread.getStackTrace();
+                for (int i = 0, shown = 0; i < stack.length && shown < 8; i++) {
+                    String frame = stack[i].toString();
+                    if (frame.startsWith("java.") || frame.startsWith("jdk.")) continue;
+                    b.append("\n      at ").append(frame);
+                    shown++;
+                }
+            }
+            return "engine stalled: " + busy + " of " + terminals.size() + " terminal(s) did not reach a"
+                    + " transaction boundary and nothing committed for " + seconds + " s (" + liveAborts.sum()
+                    + " aborts so far); what they were doing:" + b;
         }
 
         private Period collect() {
@@ -257,13 +328,15 @@ public final class Benchmark {
         }
 
         /** A terminal's next step: the mix and order to run, or null when it is to end. */
-        private Turn awaitTurn() throws InterruptedException {
+        private Turn awaitTurn(Terminal self) throws InterruptedException {
             if (!pauseRequested && !stop) return turn;
             synchronized (this) {
                 if (pauseRequested && !stop) {
                     parked++;
+                    self.parked = true;
                     notifyAll();
                     while (pauseRequested && !stop) wait();
+                    self.parked = false;
                     parked--;
                 }
                 return stop ? null : turn;
@@ -294,7 +367,9 @@ public final class Benchmark {
                 closed = true;
                 stop = true;
                 notifyAll();
-                while (alive > 0) wait();
+                // a stalled terminal holds its session's monitor, so closing its connection would hang too
+                if (stalled != null) return;
+                awaitTerminals(() -> alive == 0);
             }
             closeConnections();
         }
@@ -314,24 +389,28 @@ public final class Benchmark {
 
     private final class Terminal implements Runnable {
         final Thread thread;
+        final int index;
+        // guarded by the Terminals: waiting between transactions for a resume
+        boolean parked;
         // replaced by the controller while this terminal is parked
         TerminalStats stats = new TerminalStats();
         private final Connection connection;
         private final InputGenerator inputs;
         private final Terminals shared;
 
-        Terminal(Connection connection, InputGenerator inputs, Terminals shared) {
+        Terminal(int index, Connection connection, InputGenerator inputs, Terminals shared) {
+            this.index = index;
             this.connection = connection;
             this.inputs = inputs;
             this.shared = shared;
-            this.thread = new Thread(this, "tpcc-terminal");
+            this.thread = new Thread(this, "tpcc-terminal-" + index);
             thread.setDaemon(true);
         }
 
         @Override
         public void run() {
             try (TransactionRunner runner = new TransactionRunner(connection, scale, clock, hook)) {
-                for (Turn turn; (turn = shared.awaitTurn()) != null; ) {
+                for (Turn turn; (turn = shared.awaitTurn(this)) != null; ) {
                     TxnInput input = inputs.next(turn.mix());
                     if (!runToCompletion(runner, input, turn.order())) break;
                 }

@@ -80,6 +80,7 @@ public final class Session {
             throw new EngineException("cannot connect to " + engine.url() + ": " + Main.firstLine(e.getMessage()));
         }
         AckLog acks = null;
+        boolean stalled = false;
         try {
             String unavailable = engine.unavailableReason(admin);
             if (unavailable != null) {
@@ -137,9 +138,19 @@ public final class Session {
                         plan.points().size(), p.order(), p.mix(), p.clients(), plan.warmup(), plan.seconds());
                 RunSummary s = new RunSummary();
                 s.startedAt = Instant.now().toString();
-                Benchmark.Result r = benchmark.run(new Benchmark.Settings(p.order(), p.mix(), p.clients(),
-                        plan.warmup(), plan.seconds(), plan.seed(), plan.isolation().jdbcLevel,
-                        plan.progressSeconds(), plan.retryBackoffMicros()));
+                Benchmark.Result r;
+                try {
+                    r = benchmark.run(new Benchmark.Settings(p.order(), p.mix(), p.clients(),
+                            plan.warmup(), plan.seconds(), plan.seed(), plan.isolation().jdbcLevel,
+                            plan.progressSeconds(), plan.retryBackoffMicros()));
+                } catch (Benchmark.EngineStalledException e) {
+                    // the stalled sessions cannot be closed and SHUTDOWN would wait for them
+                    stalled = true;
+                    String loud = "!!! " + config.name() + " " + p + ": " + e.getMessage();
+                    out.println(loud);
+                    if (out != System.err) System.err.println("tpcc: " + loud);
+                    return Main.FAILED;
+                }
                 long checkStart = System.nanoTime();
                 boolean full = index == plan.points().size();
                 List<Consistency.Condition> conditions = new Consistency(admin, plan.scale()).check(full);
@@ -183,7 +194,7 @@ public final class Session {
             return allConsistent ? Main.OK : Main.FAILED;
         } finally {
             if (acks != null) acks.close();
-            engine.shutdown(admin);
+            if (!stalled) engine.shutdown(admin);
             try {
                 admin.close();
             } catch (SQLException ignored) {

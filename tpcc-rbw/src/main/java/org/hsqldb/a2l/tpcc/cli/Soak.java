@@ -97,6 +97,7 @@ public final class Soak {
             throw new EngineException("cannot connect to " + engine.url() + ": " + Main.firstLine(e.getMessage()));
         }
         boolean completed = false;
+        boolean stalled = false;
         try {
             String unavailable = engine.unavailableReason(admin);
             if (unavailable != null) {
@@ -146,14 +147,16 @@ public final class Soak {
             completed = true;
         } catch (RuntimeException | SQLException e) {
             if (e instanceof UsageException) throw e;
-            result.failures.add("the soak stopped: " + Main.firstLine(String.valueOf(e)));
-            out.println("FAILED: " + e);
+            // the stalled sessions cannot be closed and SHUTDOWN would wait for them
+            stalled = e instanceof Benchmark.EngineStalledException;
+            result.failures.add("the soak stopped: " + Main.firstLine(stalled ? e.getMessage() : String.valueOf(e)));
+            out.println("FAILED: " + (stalled ? e.getMessage() : e));
             completed = true;
         } finally {
             if (!completed) result.failures.add("the soak did not complete");
             result.ok = result.failures.isEmpty();
             result.write(file);
-            engine.shutdown(admin);
+            if (!stalled) engine.shutdown(admin);
             try {
                 admin.close();
             } catch (SQLException ignored) {
