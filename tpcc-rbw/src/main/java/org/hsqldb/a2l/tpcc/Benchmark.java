@@ -57,8 +57,8 @@ public final class Benchmark {
     /**
      * How long the driver waits for the terminals to reach a transaction boundary while nothing
      * commits before it calls the engine stalled (-Dtpcc.stallSeconds, default 60). Without it a
-     * lost wake-up in the engine's lock waits (upstream 2.7.4's LOCKS mode has one) hangs a run
-     * or a soak for ever instead of failing it.
+     * lock wait that never ends (upstream 2.7.4's LOCKS mode has them under heavy contention)
+     * hangs a run or a soak for ever instead of failing it.
      */
     static final long STALL_SECONDS = Long.getLong("tpcc.stallSeconds", 60);
 
