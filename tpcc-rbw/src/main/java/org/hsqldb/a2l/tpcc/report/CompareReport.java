@@ -196,7 +196,9 @@ public final class CompareReport {
                 .append(" deadlock victims as 40001) and lock timeouts, per 1000 committed, median; all were retried")
                 .append(" with the same inputs. Spec rollbacks are the 1% New-Order rollbacks. Lock waits per")
                 .append(" transaction and deadlocks per 1000 come from the fork's lock manager counters")
-                .append(" (INFORMATION_SCHEMA.SYSTEM_LOCK_COUNTERS, medians); engines without them show -.\n\n");
+                .append(" (INFORMATION_SCHEMA.SYSTEM_LOCK_COUNTERS, medians); engines without them show -.")
+                .append(" A median marked \"(n of ").append(meta.reps()).append(")\" is over the n repetitions that")
+                .append(" measured the point; the others failed (see Failures).\n\n");
         md.append("| mix | order | clients | config | median txn/s | min-max | x upstream | tpmC | engine aborts /1000 | lock waits /txn | deadlocks /1000 | spec rollbacks (all reps) | consistency |\n");
         md.append("|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
         for (Cell c : cells) {
@@ -209,7 +211,9 @@ public final class CompareReport {
             long spec = c.runs().stream().mapToLong(r -> r.aborts.byReason().getOrDefault("spec_rollback", 0L)).sum();
             boolean ok = c.runs().stream().allMatch(r -> r.consistencyOk);
             md.append("| ").append(c.mix()).append(" | ").append(c.order()).append(" | ").append(c.clients())
-                    .append(" | ").append(c.config()).append(" | ").append(f1(c.median())).append(" | ")
+                    .append(" | ").append(c.config()).append(" | ").append(f1(c.median()))
+                    .append(c.runs().size() < meta.reps() ? " (" + c.runs().size() + " of " + meta.reps() + ")" : "")
+                    .append(" | ")
                     .append(f1(c.min())).append("-").append(f1(c.max())).append(" | ").append(ratio).append(" | ")
                     .append(f1(tpmC)).append(" | ").append(f1(aborts)).append(" | ")
                     .append(medianOrDash(c.runs().stream().map(r -> r.lockWaitsPerTxn).toList(), 3)).append(" | ")

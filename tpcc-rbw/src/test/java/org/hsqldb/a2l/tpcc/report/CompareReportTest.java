@@ -54,12 +54,13 @@ class CompareReportTest {
             runs.add(run("upstream", rep, 1, 50));
             runs.add(run("fork-locks", rep, 1, 50));
         }
+        runs.add(run("fork-locks", 1, 8, 70)); // rep 2 of this point failed
         EngineRegistry registry = EngineRegistry.load();
         CompareReport.Meta meta = new CompareReport.Meta("2026-11-22T0130-quick", "scripts/compare",
                 List.of(registry.find("upstream").orElseThrow(), registry.find("fork-locks").orElseThrow()),
                 Map.of("fork-a2l", "asked for hsqldb.tx=a2l, the engine runs hsqldb.tx=LOCKS"),
-                List.of(StatementOrder.RBW), List.of(Mix.M8_92), List.of(1, 4), 1, 5, 3, 2, 2015,
-                Isolation.SERIALIZABLE, "", MachineFacts.current(), 12.5, List.of(), true);
+                List.of(StatementOrder.RBW), List.of(Mix.M8_92), List.of(1, 4, 8), 1, 5, 3, 2, 2015,
+                Isolation.SERIALIZABLE, "", MachineFacts.current(), 12.5, List.of("fork-locks rep 2 exited 1"), true);
         CompareReport.write(dir, runs, meta);
 
         String md = Files.readString(dir.resolve("report.md"));
@@ -67,11 +68,13 @@ class CompareReportTest {
         assertTrue(md.contains("Command: `scripts/compare`"), md);
         assertTrue(md.contains("| 8-92 | rbw | 4 | fork-locks | 150.0 | 140.0-160.0 | 1.50 |"), md);
         assertTrue(md.contains("| 8-92 | rbw | 4 | upstream | 100.0 | 90.0-110.0 | 1.00 |"), md);
+        assertTrue(md.contains("| 8-92 | rbw | 8 | fork-locks | 70.0 (1 of 2) | 70.0-70.0 | - |"), md);
+        assertTrue(md.contains("## Failures\n\n- fork-locks rep 2 exited 1\n"), md);
         assertTrue(md.contains("| fork-a2l | not available | asked for hsqldb.tx=a2l"), md);
         assertTrue(md.contains("![throughput_8-92.png](throughput_8-92.png)"), md);
         assertTrue(Files.size(dir.resolve("throughput_8-92.png")) > 1000);
         List<String> csv = Files.readAllLines(dir.resolve("runs.csv"));
-        assertEquals(9, csv.size());
+        assertEquals(10, csv.size());
         assertTrue(csv.get(0).startsWith("run_id,config,engine_version,rep,"), csv.get(0));
     }
 }
