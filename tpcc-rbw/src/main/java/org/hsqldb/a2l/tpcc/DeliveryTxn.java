@@ -13,8 +13,14 @@ import java.sql.Timestamp;
  */
 final class DeliveryTxn {
 
+    /**
+     * ORDER BY names the whole primary key, not just no_o_id: HSQLDB only reads an index in order
+     * (and stops after the first row) when the ORDER BY columns are exactly an index's columns.
+     * With ORDER BY no_o_id it read and sorted every undelivered order of the district, 20-33% of
+     * all CPU at 8-92 in a profile, growing as NEW_ORDER grows during a run.
+     */
     static final String OLDEST_NEW_ORDER = "SELECT no_o_id FROM new_order WHERE no_w_id = ? AND no_d_id = ?"
-            + " ORDER BY no_o_id FETCH FIRST 1 ROWS ONLY";
+            + " ORDER BY no_w_id, no_d_id, no_o_id FETCH FIRST 1 ROWS ONLY";
     static final String DELETE_NEW_ORDER = "DELETE FROM new_order WHERE no_w_id = ? AND no_d_id = ? AND no_o_id = ?";
     static final String ORDER_CUSTOMER = "SELECT o_c_id FROM orders WHERE o_w_id = ? AND o_d_id = ? AND o_id = ?";
     static final String UPDATE_ORDER = "UPDATE orders SET o_carrier_id = ? WHERE o_w_id = ? AND o_d_id = ? AND o_id = ?";
