@@ -77,4 +77,28 @@ class CompareReportTest {
         assertEquals(10, csv.size());
         assertTrue(csv.get(0).startsWith("run_id,config,engine_version,rep,"), csv.get(0));
     }
+
+    @Test
+    void abortsByTypeArePooledOverRepetitionsWithoutSpecRollbacks() throws Exception {
+        List<RunSummary> runs = new ArrayList<>();
+        for (int rep = 1; rep <= 2; rep++) {
+            RunSummary s = run("fork-locks", rep, 4, 100);
+            s.committed = 100;
+            s.aborts = new RunSummary.Aborts(0, Map.of(), Map.of(
+                    "NewOrder", Map.of("deadlock", rep == 1 ? 3L : 1L, "spec_rollback", 7L),
+                    "Payment", Map.of("lock_timeout", 1L)));
+            runs.add(s);
+        }
+        EngineRegistry registry = EngineRegistry.load();
+        CompareReport.Meta meta = new CompareReport.Meta("2026-11-22T1400-rl", "scripts/compare",
+                List.of(registry.find("fork-locks").orElseThrow()), Map.of(),
+                List.of(StatementOrder.RBW), List.of(Mix.M8_92), List.of(4), 1, 30, 20, 2, 2015,
+                Isolation.SERIALIZABLE, "", MachineFacts.current(), 100, List.of(), false);
+        CompareReport.write(dir, runs, meta);
+
+        String md = Files.readString(dir.resolve("report.md"));
+        assertTrue(md.contains("| mix | order | clients | config | NewOrder | Payment | Delivery | OrderStatus | StockLevel |"), md);
+        // NewOrder: (3 + 1) deadlocks / 200 committed; Payment: (1 + 1) timeouts / 200
+        assertTrue(md.contains("| 8-92 | rbw | 4 | fork-locks | 20.0 | 10.0 | 0.0 | 0.0 | 0.0 |"), md);
+    }
 }
