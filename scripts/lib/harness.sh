@@ -1,27 +1,29 @@
-# Sourced by scripts/tpcc and scripts/compare: builds the harness jar when it is missing or
-# older than its sources, and knows which jar a named configuration runs on.
+# Sourced by scripts/tpcc, scripts/compare and scripts/soak (needs $ROOT, the repository root):
+# builds the harness jar when it is missing or older than its sources, and knows which jar a
+# named configuration runs on.
+. "$ROOT/scripts/lib/mvn.sh"
+
 HARNESS_DIR="$ROOT/tpcc-rbw"
 HARNESS_JAR="$HARNESS_DIR/target/tpcc-rbw.jar"
 REGISTRY="$HARNESS_DIR/src/main/resources/org/hsqldb/a2l/tpcc/engine/engine-configs.txt"
 
-# Debian's Maven 3.8 prints stray colour resets even in batch mode; keep output plain
-harness_mvn() { (cd "$ROOT" && mvn -q -B "$@") 2> >(sed $'s/\e\\[0m//g' >&2) | sed $'s/\e\\[0m//g'; }
-
+# harness_jar: the harness jar's path, built first if missing or stale
 harness_jar() {
   if [ ! -f "$HARNESS_JAR" ] || [ ! -f "$HARNESS_DIR/target/engines/hsqldb-2.7.4.jar" ] \
      || [ -n "$(find "$HARNESS_DIR/src/main" "$HARNESS_DIR/pom.xml" "$ROOT/pom.xml" -newer "$HARNESS_JAR" -print -quit)" ]; then
     # -Dtpcc.standalone: build this module alone, without making Maven resolve the fork jar
-    harness_mvn -pl tpcc-rbw package -DskipTests -Dtpcc.standalone >&2 \
+    mvn_q -pl tpcc-rbw package -DskipTests -Dtpcc.standalone >&2 \
       || { echo "$(basename "$0"): building the harness failed" >&2; exit 1; }
   fi
   echo "$HARNESS_JAR"
 }
 
-# The jar column (upstream | fork) of a configuration, empty if it is not in the registry.
+# config_jar NAME: the jar column (upstream | fork) of a configuration, empty if it is not in the registry.
 config_jar() {
   awk -F'|' -v name="$1" '!/^[[:space:]]*#/ { n=$1; gsub(/[[:space:]]/, "", n); j=$2; gsub(/[[:space:]]/, "", j); if (n == name) print j }' "$REGISTRY"
 }
 
+# wants_help ARGS...: true if the arguments ask for help or the version (then nothing need be built)
 wants_help() {
   local a
   for a in "$@"; do case "$a" in -h|--help|-V|--version) return 0 ;; esac; done
