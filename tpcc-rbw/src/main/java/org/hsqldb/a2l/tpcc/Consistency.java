@@ -18,7 +18,8 @@ import java.util.Objects;
  *
  * <p>The per-district and per-warehouse conditions (3.3.2.1-5, 8, 9, 11) are cheap. The ones that
  * visit every order, order line or customer (3.3.2.6, 7, 10, 12) take about two seconds per
- * warehouse on upstream HSQLDB, so a session of several points runs them after its last point only.
+ * warehouse on upstream HSQLDB, so a measurement run of several points runs them after its last
+ * point only.
  */
 public final class Consistency {
 

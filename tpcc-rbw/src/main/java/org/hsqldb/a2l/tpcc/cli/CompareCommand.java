@@ -209,7 +209,7 @@ public final class CompareCommand implements Callable<Integer> {
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         for (String o : jvmOpts.trim().split("\\s+")) if (!o.isEmpty()) cmd.add(o);
         cmd.add("-Djava.awt.headless=true");
-        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName(), "session",
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName(), "measurement-run",
                 "--config", c.name(), "--upstream-jar", jars.upstream().toString(),
                 "--fork-jar", jars.fork().toString(), "--warehouses", "" + warehouses, "--seconds", "" + seconds,
                 "--warmup", "" + warmup, "--seed", "" + seed, "--isolation", isolation.label,

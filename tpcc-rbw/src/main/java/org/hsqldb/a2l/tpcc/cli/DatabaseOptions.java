@@ -1,7 +1,7 @@
 package org.hsqldb.a2l.tpcc.cli;
 
 import java.nio.file.Path;
-import org.hsqldb.a2l.tpcc.engine.Database;
+import org.hsqldb.a2l.tpcc.engine.DatabaseLocation;
 import picocli.CommandLine.Option;
 
 /** Where an HSQLDB configuration keeps the database, and whether it is served over the network. */
@@ -18,8 +18,8 @@ public final class DatabaseOptions {
                     + " free port of 127.0.0.1; every connection goes to jdbc:hsqldb:hsql://127.0.0.1:PORT/tpcc")
     boolean server;
 
-    Database database() {
-        Database d = databaseDir == null ? Database.memory("tpcc") : Database.file(databaseDir);
+    DatabaseLocation database() {
+        DatabaseLocation d = databaseDir == null ? DatabaseLocation.memory("tpcc") : DatabaseLocation.file(databaseDir);
         return server ? d.servedOverNetwork() : d;
     }
 }

@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
 @Command(name = "tpcc", mixinStandardHelpOptions = true,
         description = "TPC-C in Original and Read-before-Write order against HSQLDB (upstream or fork) or any JDBC engine.",
         subcommands = {RunCommand.class, CompareCommand.class, ConfigsCommand.class, LockSetsCommand.class,
-                VerifyCommand.class, SoakCommand.class, SessionCommand.class, SoakSessionCommand.class})
+                VerifyCommand.class, SoakCommand.class, MeasurementRunCommand.class, SoakRunCommand.class})
 public final class Main implements Runnable {
 
     /** Exit codes: 0 ok, 1 run failed (consistency violated, engine error), 2 bad request. */

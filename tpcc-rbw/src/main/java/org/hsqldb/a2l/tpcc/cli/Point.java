@@ -3,7 +3,7 @@ package org.hsqldb.a2l.tpcc.cli;
 import org.hsqldb.a2l.tpcc.Mix;
 import org.hsqldb.a2l.tpcc.StatementOrder;
 
-/** One measurement point of a session: statement order x mix x clients. */
+/** One measurement point of a {@link MeasurementRun}: statement order x mix x clients. */
 public record Point(StatementOrder order, Mix mix, int clients) {
 
     /** {@code order:mix:clients}, e.g. {@code rbw:8-92:4}. */

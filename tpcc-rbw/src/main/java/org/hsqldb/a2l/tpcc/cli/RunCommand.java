@@ -53,10 +53,10 @@ public final class RunCommand implements Callable<Integer> {
         if (!config.isHsqldb() && (database.databaseDir != null || database.server)) {
             throw new UsageException("--database-dir and --server are for HSQLDB configurations (--config), not --url");
         }
-        var plan = new Session.Plan(config, engine.jars(), workload.scale(),
+        var plan = new MeasurementRun.Plan(config, engine.jars(), workload.scale(),
                 List.of(new Point(order, mix, clients)), workload.seconds, workload.warmup,
-                Session.seedOrRandom(workload.seed), workload.isolation, workload.progress, workload.retryBackoffMicros,
-                workload.loaderThreads(), out, false, null, database.database(), acks);
-        return Session.run(plan, System.out);
+                MeasurementRun.seedOrRandom(workload.seed), workload.isolation, workload.progress,
+                workload.retryBackoffMicros, workload.loaderThreads(), out, false, null, database.database(), acks);
+        return MeasurementRun.run(plan, System.out);
     }
 }

@@ -27,7 +27,7 @@ import org.hsqldb.a2l.tpcc.TerminalStats;
 import org.hsqldb.a2l.tpcc.TransactionHook;
 import org.hsqldb.a2l.tpcc.TransactionHooks;
 import org.hsqldb.a2l.tpcc.TxnType;
-import org.hsqldb.a2l.tpcc.engine.Database;
+import org.hsqldb.a2l.tpcc.engine.DatabaseLocation;
 import org.hsqldb.a2l.tpcc.engine.Engine;
 import org.hsqldb.a2l.tpcc.engine.EngineConfig;
 import org.hsqldb.a2l.tpcc.engine.EngineException;
@@ -48,7 +48,7 @@ public final class Soak {
     /** {@code seconds}: running time in all (checks not counted), cut into periods of {@code periodSeconds}. */
     public record Plan(EngineConfig config, EngineJars jars, Scale scale, int clients, int seconds, int periodSeconds,
                        long seed, Isolation isolation, int retryBackoffMicros, int loaderThreads, Path out,
-                       Database database) {}
+                       DatabaseLocation database) {}
 
     static final List<String> GROWING_TABLES = List.of("orders", "order_line", "new_order", "history");
 

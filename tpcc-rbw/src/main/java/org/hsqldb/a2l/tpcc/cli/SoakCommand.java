@@ -106,7 +106,7 @@ public final class SoakCommand implements Callable<Integer> {
         if (available.isEmpty()) throw new UsageException("no configuration is available");
         int share = total / candidates.size();
         if (share < 1) throw new UsageException(total + " s cannot be shared by " + candidates.size() + " configurations");
-        long runSeed = Session.seedOrRandom(seed);
+        long runSeed = MeasurementRun.seedOrRandom(seed);
         Path runDir = runDir();
         System.out.printf("%s: %d configuration(s) x %d s running, periods of %d s, %d client(s), %d warehouse(s),"
                 + " seed %d%n", runDir, available.size(), share, periodSeconds, clients, warehouses, runSeed);
@@ -184,7 +184,7 @@ public final class SoakCommand implements Callable<Integer> {
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         for (String o : jvmOpts.trim().split("\\s+")) if (!o.isEmpty()) cmd.add(o);
         cmd.add("-Djava.awt.headless=true");
-        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName(), "soak-session",
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName(), "soak-run",
                 "--config", c.name(), "--upstream-jar", jars.upstream().toString(), "--fork-jar", jars.fork().toString(),
                 "--seconds", "" + share, "--period-seconds", "" + periodSeconds, "--clients", "" + clients,
                 "--warehouses", "" + warehouses, "--seed", "" + runSeed, "--isolation", isolation.label,

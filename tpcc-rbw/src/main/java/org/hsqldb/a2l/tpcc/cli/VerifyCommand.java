@@ -11,7 +11,7 @@ import org.hsqldb.a2l.tpcc.AckCheck;
 import org.hsqldb.a2l.tpcc.AckLog;
 import org.hsqldb.a2l.tpcc.Consistency;
 import org.hsqldb.a2l.tpcc.IndexCheck;
-import org.hsqldb.a2l.tpcc.engine.Database;
+import org.hsqldb.a2l.tpcc.engine.DatabaseLocation;
 import org.hsqldb.a2l.tpcc.engine.Engine;
 import org.hsqldb.a2l.tpcc.engine.EngineConfig;
 import org.hsqldb.a2l.tpcc.engine.EngineException;
@@ -57,7 +57,7 @@ public final class VerifyCommand implements Callable<Integer> {
             case "compact" -> "SHUTDOWN COMPACT";
             default -> throw new UsageException("--shutdown is normal or compact, not '" + shutdown + "'");
         };
-        Database db = Database.file(databaseDir);
+        DatabaseLocation db = DatabaseLocation.file(databaseDir);
         LoadRecord loaded = LoadRecord.read(db.directory());
         if (loaded == null) {
             throw new UsageException(db.directory() + " holds no finished TPC-C load (no " + LoadRecord.FILE + ")");
@@ -82,7 +82,8 @@ public final class VerifyCommand implements Callable<Integer> {
             String message = Main.firstLine(ex.getMessage());
             out.println("verify: FAILED, cannot open " + e.url() + ": " + message);
             if (message.contains("lock acquisition")) {
-                out.println("   (HSQLDB's lock file " + db.directory().resolve(Database.FILE_NAME + ".lck") + ": another"
+                Path lockFile = db.directory().resolve(DatabaseLocation.FILE_NAME + ".lck");
+                out.println("   (HSQLDB's lock file " + lockFile + ": another"
                         + " process has the database open, or one was killed less than 10 s ago and its heartbeat"
                         + " is not stale yet)");
             }

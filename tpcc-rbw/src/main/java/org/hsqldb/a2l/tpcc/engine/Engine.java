@@ -41,10 +41,10 @@ public final class Engine {
     private final Driver driver;
     private final String url;
     private final Properties credentials = new Properties();
-    private final Database database;
+    private final DatabaseLocation database;
     private final Object server;
 
-    private Engine(EngineConfig config, Driver driver, String url, Database database, Object server) {
+    private Engine(EngineConfig config, Driver driver, String url, DatabaseLocation database, Object server) {
         this.config = config;
         this.driver = driver;
         this.url = url;
@@ -56,7 +56,7 @@ public final class Engine {
 
     /** Loads the engine's driver; {@code database} names the HSQLDB in-memory database. */
     public static Engine load(EngineConfig config, EngineJars jars, String database) throws EngineException {
-        return load(config, jars, Database.memory(database));
+        return load(config, jars, DatabaseLocation.memory(database));
     }
 
     /**
@@ -64,7 +64,7 @@ public final class Engine {
      * opened by an {@code org.hsqldb.server.Server} from the engine's own jar, started here, and
      * the connections go through the network.
      */
-    public static Engine load(EngineConfig config, EngineJars jars, Database database) throws EngineException {
+    public static Engine load(EngineConfig config, EngineJars jars, DatabaseLocation database) throws EngineException {
         if (!config.isHsqldb() && (database.isFile() || database.served())) {
             throw new EngineException("file databases and the network server are for HSQLDB configurations only");
         }
@@ -143,7 +143,7 @@ public final class Engine {
         }
     }
 
-    public Database database() {
+    public DatabaseLocation database() {
         return database;
     }
 

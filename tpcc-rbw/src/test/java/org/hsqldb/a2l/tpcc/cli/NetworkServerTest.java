@@ -13,7 +13,7 @@ import org.hsqldb.a2l.tpcc.Isolation;
 import org.hsqldb.a2l.tpcc.Mix;
 import org.hsqldb.a2l.tpcc.Scale;
 import org.hsqldb.a2l.tpcc.StatementOrder;
-import org.hsqldb.a2l.tpcc.engine.Database;
+import org.hsqldb.a2l.tpcc.engine.DatabaseLocation;
 import org.hsqldb.a2l.tpcc.engine.EngineJars;
 import org.hsqldb.a2l.tpcc.report.RunSummary;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,11 +42,11 @@ class NetworkServerTest {
         EngineJars jars = EngineJars.locate(null, null);
         assumeTrue(Files.isRegularFile(jars.fork()), "the fork jar is not built");
         Point point = new Point(StatementOrder.parse(order), Mix.M8_92, 16);
-        Session.Plan plan = new Session.Plan(EngineOptions.named(config), jars, Scale.tiny(1), List.of(point), 1, 0,
-                21L, Isolation.SERIALIZABLE, 0, 500, 2, out, false, null, Database.memory("tpcc").servedOverNetwork(),
-                null);
+        MeasurementRun.Plan plan = new MeasurementRun.Plan(EngineOptions.named(config), jars, Scale.tiny(1),
+                List.of(point), 1, 0, 21L, Isolation.SERIALIZABLE, 0, 500, 2, out, false, null,
+                DatabaseLocation.memory("tpcc").servedOverNetwork(), null);
         ByteArrayOutputStream log = new ByteArrayOutputStream();
-        int code = Session.run(plan, new PrintStream(log, true));
+        int code = MeasurementRun.run(plan, new PrintStream(log, true));
         assertEquals(0, code, log.toString());
         RunSummary s = RunSummary.read(out.resolve("summary.json"));
         assertTrue(s.jdbcUrl.startsWith("jdbc:hsqldb:hsql://127.0.0.1:") && s.jdbcUrl.endsWith("/tpcc"), s.jdbcUrl);

@@ -16,7 +16,7 @@ import java.util.Set;
 import org.hsqldb.a2l.tpcc.Isolation;
 import org.hsqldb.a2l.tpcc.Scale;
 import org.hsqldb.a2l.tpcc.StatementOrder;
-import org.hsqldb.a2l.tpcc.engine.Database;
+import org.hsqldb.a2l.tpcc.engine.DatabaseLocation;
 import org.hsqldb.a2l.tpcc.engine.EngineJars;
 import org.hsqldb.a2l.tpcc.report.HeapTrend;
 import org.hsqldb.a2l.tpcc.report.MachineFacts;
@@ -64,7 +64,7 @@ class SoakTest {
         assumeTrue(Files.isRegularFile(jars.fork()), "the fork jar is not built");
         Path dir = out.resolve("configs/fork-lf");
         Soak.Plan plan = new Soak.Plan(EngineOptions.named("fork-lf"), jars, Scale.tiny(1), 16, 3, 1, 9L,
-                Isolation.SERIALIZABLE, 500, 2, dir, Database.memory("tpcc"));
+                Isolation.SERIALIZABLE, 500, 2, dir, DatabaseLocation.memory("tpcc"));
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         assertEquals(0, Soak.run(plan, new PrintStream(log, true)), log.toString());
 

@@ -19,23 +19,23 @@ import org.hsqldb.a2l.tpcc.report.RunSummary;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A whole session (load, concurrent terminals in both orders, checks, summaries) at the tests' tiny scale. */
-class SessionTest {
+/** A whole measurement run (load, concurrent terminals in both orders, checks, summaries) at the tests' tiny scale. */
+class MeasurementRunTest {
 
     @TempDir
     Path out;
 
-    List<RunSummary> session(String config) throws Exception {
-        return session(config, List.of(new Point(StatementOrder.ORIGINAL, Mix.M8_92, 2),
+    List<RunSummary> measure(String config) throws Exception {
+        return measure(config, List.of(new Point(StatementOrder.ORIGINAL, Mix.M8_92, 2),
                 new Point(StatementOrder.RBW, Mix.M50_50, 3)));
     }
 
-    List<RunSummary> session(String config, List<Point> points) throws Exception {
+    List<RunSummary> measure(String config, List<Point> points) throws Exception {
         EngineJars jars = EngineJars.locate(null, null);
-        Session.Plan plan = new Session.Plan(EngineOptions.named(config), jars, Scale.tiny(2), points, 2, 1, 5L,
-                Isolation.SERIALIZABLE, 0, 500, 2, out, true, 1);
+        MeasurementRun.Plan plan = new MeasurementRun.Plan(EngineOptions.named(config), jars, Scale.tiny(2), points,
+                2, 1, 5L, Isolation.SERIALIZABLE, 0, 500, 2, out, true, 1);
         ByteArrayOutputStream log = new ByteArrayOutputStream();
-        int code = Session.run(plan, new PrintStream(log, true));
+        int code = MeasurementRun.run(plan, new PrintStream(log, true));
         assertEquals(0, code, log.toString());
         List<RunSummary> runs = new java.util.ArrayList<>();
         for (Point p : points) runs.add(RunSummary.read(out.resolve(p.dirName()).resolve("summary.json")));
@@ -44,7 +44,7 @@ class SessionTest {
 
     @Test
     void upstreamRunsBothOrdersConsistently() throws Exception {
-        List<RunSummary> runs = session("upstream");
+        List<RunSummary> runs = measure("upstream");
         for (RunSummary s : runs) {
             assertTrue(s.consistencyOk);
             assertTrue(s.committed > 0, "something committed");
@@ -62,7 +62,7 @@ class SessionTest {
     @Test
     void forkLocksRunsBothOrdersConsistently() throws Exception {
         assumeTrue(Files.isRegularFile(EngineJars.locate(null, null).fork()), "the fork jar is not built");
-        for (RunSummary s : session("fork-locks")) {
+        for (RunSummary s : measure("fork-locks")) {
             assertTrue(s.consistencyOk);
             assertTrue(s.engineVersion.endsWith("-a2l"), s.engineVersion);
         }
@@ -74,7 +74,7 @@ class SessionTest {
         List<Point> points = new java.util.ArrayList<>();
         for (Mix m : Mix.values()) points.add(new Point(StatementOrder.RBW, m, 3));
         for (String config : List.of("fork-lf-rl", "fork-a2l-rl")) {
-            for (RunSummary s : session(config, points)) {
+            for (RunSummary s : measure(config, points)) {
                 assertTrue(s.consistencyOk, config + " " + s.mix);
                 assertTrue(s.committed > 0);
                 // a statement outside the declared set would be rolled back with 25000: an "other" abort
@@ -86,7 +86,7 @@ class SessionTest {
     @Test
     void earlyReleaseConfigurationsRefuseTheOriginalOrder() {
         UsageException e = org.junit.jupiter.api.Assertions.assertThrows(UsageException.class,
-                () -> session("fork-lf-rl", List.of(new Point(StatementOrder.ORIGINAL, Mix.M8_92, 1))));
+                () -> measure("fork-lf-rl", List.of(new Point(StatementOrder.ORIGINAL, Mix.M8_92, 1))));
         assertTrue(e.getMessage().contains("rbw"), e.getMessage());
     }
 }

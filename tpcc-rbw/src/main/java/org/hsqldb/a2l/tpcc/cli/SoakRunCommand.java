@@ -4,15 +4,15 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.hsqldb.a2l.tpcc.Isolation;
 import org.hsqldb.a2l.tpcc.Scale;
-import org.hsqldb.a2l.tpcc.engine.Database;
+import org.hsqldb.a2l.tpcc.engine.DatabaseLocation;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** What soak runs in each child JVM: one configuration's share of the soak. */
-@Command(name = "soak-session", hidden = true, mixinStandardHelpOptions = true,
+/** What soak runs in each child JVM ({@link Soak}): one configuration's share of the soak. */
+@Command(name = "soak-run", hidden = true, mixinStandardHelpOptions = true,
         description = "Loads, then runs period after period with checks in between; writes OUT/soak.json.")
-public final class SoakSessionCommand implements Callable<Integer> {
+public final class SoakRunCommand implements Callable<Integer> {
 
     @Option(names = "--seconds", paramLabel = "N", required = true, description = "running time in all")
     int seconds;
@@ -53,7 +53,8 @@ public final class SoakSessionCommand implements Callable<Integer> {
             throw new UsageException("--seconds, --period-seconds, --clients and --warehouses must be at least 1");
         }
         if (engine.url != null) throw new UsageException("the soak runs named configurations (--config), not --url");
-        Database db = server ? Database.memory("tpcc").servedOverNetwork() : Database.memory("tpcc");
+        DatabaseLocation db = DatabaseLocation.memory("tpcc");
+        if (server) db = db.servedOverNetwork();
         var plan = new Soak.Plan(engine.resolve(), engine.jars(),
                 tinyScale ? Scale.tiny(warehouses) : Scale.standard(warehouses), clients, seconds, periodSeconds, seed,
                 isolation, retryBackoffMicros, Math.max(2, Runtime.getRuntime().availableProcessors()), out, db);

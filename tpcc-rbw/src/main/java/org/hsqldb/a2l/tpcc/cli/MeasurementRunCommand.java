@@ -8,10 +8,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** What compare runs in each child JVM: one configuration, one load, several points. */
-@Command(name = "session", hidden = true, mixinStandardHelpOptions = true,
+/** What compare runs in each child JVM ({@link MeasurementRun}): one configuration, one load, several points. */
+@Command(name = "measurement-run", hidden = true, mixinStandardHelpOptions = true,
         description = "Loads once and measures each point (order:mix:clients) in turn; OUT/<point>/summary.json each.")
-public final class SessionCommand implements Callable<Integer> {
+public final class MeasurementRunCommand implements Callable<Integer> {
 
     @Option(names = "--points", paramLabel = "ORDER:MIX:CLIENTS", split = ",", required = true)
     List<String> points = new ArrayList<>();
@@ -32,9 +32,9 @@ public final class SessionCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         workload.validate();
         List<Point> parsed = points.stream().map(Point::parse).toList();
-        var plan = new Session.Plan(engine.resolve(), engine.jars(), workload.scale(), parsed,
-                workload.seconds, workload.warmup, Session.seedOrRandom(workload.seed), workload.isolation,
+        var plan = new MeasurementRun.Plan(engine.resolve(), engine.jars(), workload.scale(), parsed,
+                workload.seconds, workload.warmup, MeasurementRun.seedOrRandom(workload.seed), workload.isolation,
                 workload.progress, workload.retryBackoffMicros, workload.loaderThreads(), out, true, rep);
-        return Session.run(plan, System.out);
+        return MeasurementRun.run(plan, System.out);
     }
 }

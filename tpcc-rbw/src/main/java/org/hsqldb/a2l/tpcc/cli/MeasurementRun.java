@@ -19,7 +19,7 @@ import org.hsqldb.a2l.tpcc.StatementOrder;
 import org.hsqldb.a2l.tpcc.TransactionHook;
 import org.hsqldb.a2l.tpcc.TransactionHooks;
 import org.hsqldb.a2l.tpcc.UniqueClock;
-import org.hsqldb.a2l.tpcc.engine.Database;
+import org.hsqldb.a2l.tpcc.engine.DatabaseLocation;
 import org.hsqldb.a2l.tpcc.engine.Engine;
 import org.hsqldb.a2l.tpcc.engine.EngineConfig;
 import org.hsqldb.a2l.tpcc.engine.EngineCounters;
@@ -33,8 +33,10 @@ import org.hsqldb.a2l.tpcc.report.RunSummary;
  * One JVM's work: open the engine, load once, then measure each point in turn (each with its
  * own warm-up) and check consistency after each. The database carries over from point to
  * point: New-Order grows it, which TPC-C allows, and every point starts from a consistent state.
+ * {@code tpcc run} is a measurement run of one point; {@code compare} starts one per configuration
+ * and repetition, each in a child JVM ({@link MeasurementRunCommand}).
  */
-public final class Session {
+public final class MeasurementRun {
 
     /**
      * {@code database}: in memory, in files (reused when loaded before) or served over the network;
@@ -43,18 +45,18 @@ public final class Session {
     public record Plan(EngineConfig config, EngineJars jars, Scale scale, List<Point> points, int seconds, int warmup,
                        long seed, Isolation isolation, int progressSeconds, int retryBackoffMicros, int loaderThreads,
                        Path out,
-                       boolean summaryPerPointDir, Integer rep, Database database, Path acks) {
+                       boolean summaryPerPointDir, Integer rep, DatabaseLocation database, Path acks) {
 
         /** An in-process in-memory database, no side file. */
         public Plan(EngineConfig config, EngineJars jars, Scale scale, List<Point> points, int seconds, int warmup,
                     long seed, Isolation isolation, int progressSeconds, int retryBackoffMicros, int loaderThreads,
                     Path out, boolean summaryPerPointDir, Integer rep) {
             this(config, jars, scale, points, seconds, warmup, seed, isolation, progressSeconds, retryBackoffMicros,
-                    loaderThreads, out, summaryPerPointDir, rep, Database.memory("tpcc"), null);
+                    loaderThreads, out, summaryPerPointDir, rep, DatabaseLocation.memory("tpcc"), null);
         }
     }
 
-    private Session() {}
+    private MeasurementRun() {}
 
     /** Returns 0 when every point's database is consistent, 1 otherwise. */
     public static int run(Plan plan, PrintStream out) throws EngineException, SQLException, InterruptedException,
@@ -205,7 +207,7 @@ public final class Session {
 
     /** The record of an earlier load of the plan's file database, null for a new one; refuses what cannot be reused. */
     private static LoadRecord previousLoad(Plan plan) throws IOException {
-        Database db = plan.database();
+        DatabaseLocation db = plan.database();
         if (!db.isFile()) return null;
         LoadRecord loaded = LoadRecord.read(db.directory());
         if (loaded == null) {

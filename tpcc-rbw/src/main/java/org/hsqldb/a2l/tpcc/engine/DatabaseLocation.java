@@ -6,26 +6,27 @@ import java.nio.file.Path;
 /**
  * Where an HSQLDB configuration keeps its database and how the terminals reach it: in memory
  * (the default) or in files under a directory, opened in-process or served by HSQLDB's own
- * network server ({@code org.hsqldb.server.Server}) on the loopback address.
+ * network server ({@code org.hsqldb.server.Server}) on the loopback address. A value, not a
+ * connection: {@link Engine#load} opens what it names.
  *
  * <p>A file database is opened with {@code hsqldb.write_delay=false}: every commit is written to
  * the log before {@code commit()} returns, which is the durability the crash tests check.
  */
-public record Database(String name, Path directory, boolean served) {
+public record DatabaseLocation(String name, Path directory, boolean served) {
 
     /** The file databases' name inside their directory (DIR/tpcc.script, DIR/tpcc.log, ...). */
     public static final String FILE_NAME = "tpcc";
 
-    public static Database memory(String name) {
-        return new Database(name, null, false);
+    public static DatabaseLocation memory(String name) {
+        return new DatabaseLocation(name, null, false);
     }
 
-    public static Database file(Path directory) {
-        return new Database(FILE_NAME, directory.toAbsolutePath().normalize(), false);
+    public static DatabaseLocation file(Path directory) {
+        return new DatabaseLocation(FILE_NAME, directory.toAbsolutePath().normalize(), false);
     }
 
-    public Database servedOverNetwork() {
-        return new Database(name, directory, true);
+    public DatabaseLocation servedOverNetwork() {
+        return new DatabaseLocation(name, directory, true);
     }
 
     public boolean isFile() {
