@@ -6,7 +6,8 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 
 /**
- * Delivery, clause 2.7.4, executed directly (not queued). Original order (thesis table 6.1),
+ * Delivery, clause 2.7.4, executed directly (not queued), every district of the warehouse in one
+ * database transaction. Original order (thesis table 6.1, the same as the clause and its sample program A.4),
  * per district: S(new_order) D(new_order) S(orders) U(orders) U(order_line) S(sum ol_amount)
  * U(customer). RbW: per district S(new_order) S(orders) S(sum ol_amount); then per district
  * D(new_order) U(orders) U(order_line) U(customer).

@@ -11,8 +11,10 @@ import java.util.Map;
 /**
  * New-Order, clause 2.4.2. Original order (thesis table 6.1): S(customer join warehouse)
  * S(district) I(new_order) U(district) I(orders) loop{S(item) S(stock) U(stock) I(order_line)}.
- * RbW: the same reads, the item and stock reads of every line first, then the writes in
- * their original relative order.
+ * That is not the specification's: its sample program (TPC-C 5.11, A.1) updates the district and
+ * inserts ORDERS before NEW_ORDER, S(customer join warehouse) S(district) U(district) I(orders)
+ * I(new_order) loop{...}; see {@link StatementOrder}. RbW: the same reads, the item and stock reads
+ * of every line first, then the writes in their original relative order.
  */
 final class NewOrderTxn {
 

@@ -3,7 +3,7 @@ package org.hsqldb.a2l.tpcc;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 
-/** Order-Status, clause 2.6.2: S(customer) S(orders) S(order_line), in both orders. */
+/** Order-Status, clause 2.6.2: S(customer) S(orders) S(order_line), in both orders (the specification's too). */
 final class OrderStatusTxn {
 
     static final String CUSTOMER_COLUMNS = "c_id, c_credit, c_balance, c_first, c_middle, c_last";

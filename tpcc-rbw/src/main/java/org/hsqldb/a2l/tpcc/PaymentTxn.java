@@ -5,9 +5,10 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 
 /**
- * Payment, clause 2.5.2. Original order (thesis table 6.1): U(warehouse) S(warehouse)
- * U(district) S(district) S(customer [by last name: count + select]) [S(c_data)] U(customer)
- * I(history). RbW: S(warehouse) S(district) S(customer ...) [S(c_data)], then U(warehouse)
+ * Payment, clause 2.5.2. Original order (thesis table 6.1, and TPC-C 5.11's sample program A.2):
+ * U(warehouse) S(warehouse) U(district) S(district) S(customer [by last name: count + select])
+ * [S(c_data)] U(customer) I(history); the clause's prose reads the warehouse and the district before
+ * increasing their YTD (see {@link StatementOrder}). RbW: S(warehouse) S(district) S(customer ...) [S(c_data)], then U(warehouse)
  * U(district) U(customer) I(history).
  */
 final class PaymentTxn {

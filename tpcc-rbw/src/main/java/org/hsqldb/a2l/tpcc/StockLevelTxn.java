@@ -3,7 +3,7 @@ package org.hsqldb.a2l.tpcc;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 
-/** Stock-Level, clause 2.8.2: S(district) S(order_line join stock), in both orders. */
+/** Stock-Level, clause 2.8.2: S(district) S(order_line join stock), in both orders (the specification's too). */
 final class StockLevelTxn {
 
     static final String NEXT_ORDER_ID = "SELECT d_next_o_id FROM district WHERE d_w_id = ? AND d_id = ?";

@@ -15,7 +15,7 @@ import picocli.CommandLine.Option;
                 "Writes OUT/summary.json; exit code 0 ok, 1 consistency violated or run failed, 2 bad options."})
 public final class RunCommand implements Callable<Integer> {
 
-    @Option(names = "--order", paramLabel = "ORDER", description = "original or rbw (default: ${DEFAULT-VALUE})")
+    @Option(names = "--order", paramLabel = "ORDER", description = "original (the thesis' Table 6.1 order) or rbw (default: ${DEFAULT-VALUE})")
     StatementOrder order = StatementOrder.ORIGINAL;
 
     @Option(names = "--mix", paramLabel = "MIX", description = "8-92, 50-50, 80-20 or 100-0 (default: ${DEFAULT-VALUE})")

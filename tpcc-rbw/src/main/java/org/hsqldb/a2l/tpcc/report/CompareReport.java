@@ -222,7 +222,11 @@ public final class CompareReport {
                 .append(" (configuration, repetition): it loads once, then measures each point (order x mix x clients)")
                 .append(" after its own warm-up, in an order rotated by one point per repetition, and checks the")
                 .append(" consistency conditions after each point. Configurations alternate A B A B across")
-                .append(" repetitions. Mixes share one database per JVM: New-Order grows it as TPC-C allows.\n\n");
+                .append(" repetitions. Mixes share one database per JVM: New-Order grows it as TPC-C allows.")
+                .append(" Orders: `original` is the thesis' Table 6.1 statement order, which is TPC-C 5.11's")
+                .append(" (Appendix A) but for New-Order, where it inserts NEW_ORDER before it updates DISTRICT")
+                .append(" and inserts ORDERS; `rbw` issues every read before the first write, the writes in the")
+                .append(" same relative order (tpcc-rbw/README.md, \"Statement orders\").\n\n");
         md.append("## Throughput\n\nCommitted transactions per second (all five types; the thesis' measure): median of ")
                 .append(meta.reps()).append(" repetition(s), min-max, and the ratio of medians to `upstream` at the same")
                 .append(" point. Engine aborts are deadlock victims, serialization failures (HSQLDB reports its 2PL")
