@@ -64,8 +64,9 @@ apply_series() {
 export_tree() {
   local tree="$1" out="$2" f
   mkdir -p "$out"
+  # no --stat/--summary: without a "---" line git am would take them into the message
   git_in "$tree" format-patch -q --no-numbered --zero-commit --no-signature --full-index \
-    --no-stat --summary -o "$out" "$UPSTREAM_TAG..HEAD" >/dev/null
+    --no-stat -o "$out" "$UPSTREAM_TAG..HEAD" >/dev/null
   : > "$out/series"
   for f in "$out"/[0-9][0-9][0-9][0-9]-*.patch; do
     [ -e "$f" ] || continue

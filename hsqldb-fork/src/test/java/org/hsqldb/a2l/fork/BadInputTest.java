@@ -198,7 +198,7 @@ class BadInputTest {
 
     @ParameterizedTest
     @EnumSource(value = EngineMode.class, names = {"LOCKS", "MVLOCKS", "MVCC", "LF", "A2L"})
-    @RequiresPatch("Hold-the-database-lock-to-the-end-of-the-transaction")
+    @RequiresPatch("Lock-tables-through-lockmgr")
     void switchingTheModeWhileAnotherSessionHoldsLocksWaitsForItsTransaction(EngineMode mode) throws Exception {
         String url = newUrl(mode);
         String target = mode == EngineMode.A2L ? "LOCKS" : "A2L";
