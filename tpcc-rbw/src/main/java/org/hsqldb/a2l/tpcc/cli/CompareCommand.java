@@ -143,8 +143,8 @@ public final class CompareCommand implements Callable<Integer> {
                         ? rotated.stream().filter(p -> p.order() == StatementOrder.RBW).toList() : rotated;
                 if (own.isEmpty()) continue;
                 Path out = runDir.resolve("runs").resolve(c.name()).resolve("rep" + rep);
-                int code = runChild(c, rep, own, out, jars);
-                if (code != 0) failures.add(c.name() + " rep " + rep + " exited " + code + " (see " + out.resolve("session.log") + ")");
+                int code = runChild(c, rep, own, runDir, out, jars);
+                if (code != 0) failures.add(CompareReport.failure(runDir, c.name(), rep, code, out.resolve("session.log")));
             }
         }
         double elapsed = (System.nanoTime() - started) / 1e9;
@@ -202,7 +202,7 @@ public final class CompareCommand implements Callable<Integer> {
         return dir.toAbsolutePath();
     }
 
-    private int runChild(EngineConfig c, int rep, List<Point> points, Path out, EngineJars jars)
+    private int runChild(EngineConfig c, int rep, List<Point> points, Path runDir, Path out, EngineJars jars)
             throws IOException, InterruptedException {
         Files.createDirectories(out);
         List<String> cmd = new ArrayList<>();
@@ -215,6 +215,7 @@ public final class CompareCommand implements Callable<Integer> {
                 "--warmup", "" + warmup, "--seed", "" + seed, "--isolation", isolation.label,
                 "--retry-backoff-us", "" + retryBackoffMicros,
                 "--progress", seconds + warmup >= 20 ? "10" : "0", "--rep", "" + rep, "--out", out.toString(),
+                "--run-folder", runDir.toString(),
                 "--points", String.join(",", points.stream().map(Point::toString).toList())));
         String prefix = "[" + c.name() + " rep " + rep + "] ";
         System.out.println(prefix + "points " + points);

@@ -27,6 +27,7 @@ import org.hsqldb.a2l.tpcc.engine.EngineException;
 import org.hsqldb.a2l.tpcc.engine.EngineJars;
 import org.hsqldb.a2l.tpcc.report.HumanSummary;
 import org.hsqldb.a2l.tpcc.report.MachineFacts;
+import org.hsqldb.a2l.tpcc.report.RunPaths;
 import org.hsqldb.a2l.tpcc.report.RunSummary;
 
 /**
@@ -40,12 +41,21 @@ public final class MeasurementRun {
 
     /**
      * {@code database}: in memory, in files (reused when loaded before) or served over the network;
-     * {@code acks}: the side file acknowledged commits are appended to, or null.
+     * {@code acks}: the side file acknowledged commits are appended to, or null; {@code runFolder}: the
+     * folder the summaries name themselves relative to (compare's results/RUN-ID; else {@code out}).
      */
     public record Plan(EngineConfig config, EngineJars jars, Scale scale, List<Point> points, int seconds, int warmup,
                        long seed, Isolation isolation, int progressSeconds, int retryBackoffMicros, int loaderThreads,
                        Path out,
-                       boolean summaryPerPointDir, Integer rep, DatabaseLocation database, Path acks) {
+                       boolean summaryPerPointDir, Integer rep, DatabaseLocation database, Path acks, Path runFolder) {
+
+        /** Summaries relative to {@code out}. */
+        public Plan(EngineConfig config, EngineJars jars, Scale scale, List<Point> points, int seconds, int warmup,
+                    long seed, Isolation isolation, int progressSeconds, int retryBackoffMicros, int loaderThreads,
+                    Path out, boolean summaryPerPointDir, Integer rep, DatabaseLocation database, Path acks) {
+            this(config, jars, scale, points, seconds, warmup, seed, isolation, progressSeconds, retryBackoffMicros,
+                    loaderThreads, out, summaryPerPointDir, rep, database, acks, out);
+        }
 
         /** An in-process in-memory database, no side file. */
         public Plan(EngineConfig config, EngineJars jars, Scale scale, List<Point> points, int seconds, int warmup,
@@ -184,11 +194,11 @@ public final class MeasurementRun {
                 s.pointInJvm = plan.points().size() > 1 ? index : null;
                 Path file = (plan.summaryPerPointDir() ? plan.out().resolve(p.dirName()) : plan.out())
                         .resolve("summary.json");
-                s.write(file);
-                HumanSummary.print(s, out);
+                s.write(file, plan.runFolder());
+                HumanSummary.print(s, file, out);
                 if (!s.consistencyOk) {
                     allConsistent = false;
-                    String loud = "!!! CONSISTENCY VIOLATED: " + config.name() + " " + p + " (see " + file + ")";
+                    String loud = "!!! CONSISTENCY VIOLATED: " + config.name() + " " + p + " (see " + RunPaths.display(file) + ")";
                     out.println(loud);
                     if (out != System.err) System.err.println("tpcc: " + loud);
                 }

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.hsqldb.a2l.tpcc.engine.DatabaseLocation;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -22,6 +23,10 @@ public final class MeasurementRunCommand implements Callable<Integer> {
     @Option(names = "--out", paramLabel = "DIR", required = true)
     Path out;
 
+    @Option(names = "--run-folder", paramLabel = "DIR",
+            description = "the compare run's folder, which summaries name their path relative to (default: --out)")
+    Path runFolder;
+
     @Mixin
     EngineOptions engine;
 
@@ -34,7 +39,8 @@ public final class MeasurementRunCommand implements Callable<Integer> {
         List<Point> parsed = points.stream().map(Point::parse).toList();
         var plan = new MeasurementRun.Plan(engine.resolve(), engine.jars(), workload.scale(), parsed,
                 workload.seconds, workload.warmup, MeasurementRun.seedOrRandom(workload.seed), workload.isolation,
-                workload.progress, workload.retryBackoffMicros, workload.loaderThreads(), out, true, rep);
+                workload.progress, workload.retryBackoffMicros, workload.loaderThreads(), out, true, rep,
+                DatabaseLocation.memory("tpcc"), null, runFolder != null ? runFolder : out);
         return MeasurementRun.run(plan, System.out);
     }
 }

@@ -19,6 +19,7 @@ import org.hsqldb.a2l.tpcc.engine.Engine;
 import org.hsqldb.a2l.tpcc.engine.EngineConfig;
 import org.hsqldb.a2l.tpcc.engine.EngineJars;
 import org.hsqldb.a2l.tpcc.report.MachineFacts;
+import org.hsqldb.a2l.tpcc.report.RunPaths;
 import org.hsqldb.a2l.tpcc.report.SoakReport;
 import org.hsqldb.a2l.tpcc.report.SoakResult;
 import picocli.CommandLine.Command;
@@ -124,10 +125,11 @@ public final class SoakCommand implements Callable<Integer> {
                 done.add(r);
                 r.failures.forEach(f -> failures.add(c.name() + ": " + f));
             } else {
-                failures.add(c.name() + ": no soak.json (see " + dir.resolve("session.log") + ")");
+                failures.add(c.name() + ": no soak.json (see " + RunPaths.relative(runDir, dir.resolve("session.log")) + ")");
             }
             if (code != 0 && failures.stream().noneMatch(f -> f.startsWith(c.name() + ":"))) {
-                failures.add(c.name() + ": its JVM exited " + code + " (see " + dir.resolve("session.log") + ")");
+                failures.add(c.name() + ": its JVM exited " + code + " (see "
+                        + RunPaths.relative(runDir, dir.resolve("session.log")) + ")");
             }
         }
         double elapsed = (System.nanoTime() - started) / 1e9;

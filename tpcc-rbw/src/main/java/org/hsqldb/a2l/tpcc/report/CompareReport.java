@@ -118,12 +118,19 @@ public final class CompareReport {
         }
     }
 
+    /** Summaries record their path relative to the run folder; older ones recorded it as the run saw it. */
     private static String relative(Path dir, String file) {
+        if (file == null || !Path.of(file).isAbsolute()) return file;
         try {
-            return dir.toAbsolutePath().relativize(Path.of(file).toAbsolutePath()).toString();
+            return RunPaths.relative(dir, Path.of(file));
         } catch (IllegalArgumentException e) {
             return file;
         }
+    }
+
+    /** The Failures line of a JVM that exited with {@code code}; {@code log} is named relative to the run folder. */
+    public static String failure(Path runDir, String config, int rep, int code, Path log) {
+        return config + " rep " + rep + " exited " + code + " (see " + RunPaths.relative(runDir, log) + ")";
     }
 
     private static String csv(String s) {

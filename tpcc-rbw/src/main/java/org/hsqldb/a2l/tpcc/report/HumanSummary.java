@@ -1,6 +1,7 @@
 package org.hsqldb.a2l.tpcc.report;
 
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.hsqldb.a2l.tpcc.Consistency;
@@ -10,7 +11,8 @@ public final class HumanSummary {
 
     private HumanSummary() {}
 
-    public static void print(RunSummary s, PrintStream out) {
+    /** {@code file}: where the summary was written. */
+    public static void print(RunSummary s, Path file, PrintStream out) {
         out.printf("== TPC-C %s (%s %s): %s order, mix %s, %d warehouse(s), %d client(s), %s%n",
                 s.config, s.engineProduct, s.engineVersion, s.order, s.mix, s.warehouses, s.clients, s.isolation);
         out.printf("   %d s measured after %d s warm-up, seed %d%s%n", s.seconds, s.warmup, s.seed,
@@ -42,7 +44,7 @@ public final class HumanSummary {
             out.printf("     %-8s %-4s %s: %s%s%n", c.id(), c.ok() ? "ok" : "FAIL", c.rule(), first, more);
             if (!c.ok()) c.values().stream().skip(1).forEach(v -> out.println("                   " + v));
         }
-        out.printf("   load %.1f s (%d rows); summary %s%n", s.loadSeconds, s.loadRows, s.summaryFile);
+        out.printf("   load %.1f s (%d rows); summary %s%n", s.loadSeconds, s.loadRows, RunPaths.display(file));
     }
 
     private static String reasons(Map<String, Long> m) {

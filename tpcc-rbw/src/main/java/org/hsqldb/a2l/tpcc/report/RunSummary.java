@@ -75,6 +75,7 @@ public final class RunSummary {
     public String startedAt;
     public Integer rep;
     public Integer pointInJvm;
+    /** This file, relative to its run folder (compare's results/RUN-ID, or run's --out). */
     public String summaryFile;
 
     public void measurement(Benchmark.Result r) {
@@ -121,9 +122,10 @@ public final class RunSummary {
         return Math.round(v * f) / f;
     }
 
-    public void write(Path file) throws IOException {
+    /** Writes this summary to {@code file}, recording its path relative to {@code runFolder}. */
+    public void write(Path file, Path runFolder) throws IOException {
         Files.createDirectories(file.toAbsolutePath().getParent());
-        summaryFile = file.toString();
+        summaryFile = RunPaths.relative(runFolder, file);
         Files.writeString(file, GSON.toJson(this) + "\n");
     }
 

@@ -38,7 +38,11 @@ class MeasurementRunTest {
         int code = MeasurementRun.run(plan, new PrintStream(log, true));
         assertEquals(0, code, log.toString());
         List<RunSummary> runs = new java.util.ArrayList<>();
-        for (Point p : points) runs.add(RunSummary.read(out.resolve(p.dirName()).resolve("summary.json")));
+        for (Point p : points) {
+            RunSummary s = RunSummary.read(out.resolve(p.dirName()).resolve("summary.json"));
+            assertEquals(p.dirName() + "/summary.json", s.summaryFile, "named relative to the run folder");
+            runs.add(s);
+        }
         return runs;
     }
 

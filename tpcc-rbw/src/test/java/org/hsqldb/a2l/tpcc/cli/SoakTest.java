@@ -87,6 +87,10 @@ class SoakTest {
         String md = Files.readString(out.resolve("report.md"));
         assertTrue(md.contains("every check held"), md);
         assertTrue(md.contains("| fork-lf | HSQL Database Engine 2.7.4-a2l |"), md);
+        for (String f : List.of("report.md", "periods.csv", "soak.json", "configs/fork-lf/soak.json")) {
+            String text = Files.readString(out.resolve(f));
+            assertFalse(text.contains(out.toAbsolutePath().toString()), f + " names the run folder's absolute path");
+        }
         assertEquals(4, Files.readAllLines(out.resolve("periods.csv")).size());
     }
 }

@@ -1,6 +1,7 @@
 package org.hsqldb.a2l.tpcc.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -9,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.hsqldb.a2l.tpcc.Isolation;
 import org.hsqldb.a2l.tpcc.Mix;
 import org.hsqldb.a2l.tpcc.StatementOrder;
@@ -76,6 +78,42 @@ class CompareReportTest {
         List<String> csv = Files.readAllLines(dir.resolve("runs.csv"));
         assertEquals(10, csv.size());
         assertTrue(csv.get(0).startsWith("run_id,config,engine_version,rep,"), csv.get(0));
+    }
+
+    /** Run folders are committed under results/ and read elsewhere: nothing in them may name this machine's paths. */
+    @Test
+    void nothingWrittenIntoTheRunFolderNamesItsAbsolutePath() throws Exception {
+        Path runDir = dir.toAbsolutePath();
+        List<RunSummary> runs = new ArrayList<>();
+        for (int rep = 1; rep <= 2; rep++) {
+            for (String config : List.of("upstream", "fork-locks")) {
+                Path file = runDir.resolve("runs").resolve(config).resolve("rep" + rep).resolve("rbw_8-92_c4")
+                        .resolve("summary.json");
+                run(config, rep, 4, 100).write(file, runDir);
+                runs.add(RunSummary.read(file));
+            }
+        }
+        String failure = CompareReport.failure(runDir, "upstream", 2, 1,
+                runDir.resolve("runs").resolve("upstream").resolve("rep2").resolve("session.log"));
+        EngineRegistry registry = EngineRegistry.load();
+        CompareReport.Meta meta = new CompareReport.Meta(runDir.getFileName().toString(), "scripts/compare",
+                List.of(registry.find("upstream").orElseThrow(), registry.find("fork-locks").orElseThrow()), Map.of(),
+                List.of(StatementOrder.RBW), List.of(Mix.M8_92), List.of(4), 1, 5, 3, 2, 2015,
+                Isolation.SERIALIZABLE, "", MachineFacts.current(), 12.5, List.of(failure), true);
+        CompareReport.write(runDir, runs, meta);
+
+        String md = Files.readString(runDir.resolve("report.md"));
+        assertTrue(md.contains("- upstream rep 2 exited 1 (see runs/upstream/rep2/session.log)\n"), md);
+        assertTrue(Files.readString(runDir.resolve("runs.csv")).contains(",runs/fork-locks/rep1/rbw_8-92_c4/summary.json\n"));
+        List<Path> written;
+        try (Stream<Path> files = Files.walk(runDir)) {
+            written = files.filter(f -> f.toString().matches(".*\\.(md|csv|json)")).toList();
+        }
+        assertEquals(6, written.size(), written.toString());
+        for (Path f : written) {
+            String text = Files.readString(f);
+            assertFalse(text.contains(runDir.toString()), f + " names the run folder's absolute path:\n" + text);
+        }
     }
 
     @Test
