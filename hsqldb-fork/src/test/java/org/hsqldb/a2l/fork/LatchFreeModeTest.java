@@ -78,30 +78,42 @@ class LatchFreeModeTest {
     }
 
     @Test
-    void aDeadlockAbortsOneTransactionWithTheCycleAndTheVictimCanRetry() throws Exception {
-        try (SessionThread one = session("one"); SessionThread two = session("two")) {
-            one.execute("CREATE TABLE a (id INT PRIMARY KEY, v INT)");
-            one.execute("CREATE TABLE b (id INT PRIMARY KEY, v INT)");
-            one.execute("INSERT INTO a VALUES (1, 0)");
-            one.execute("INSERT INTO b VALUES (1, 0)");
-            one.setAutoCommit(false);
-            two.setAutoCommit(false);
-
-            one.execute("UPDATE a SET v = v + 1");
-            two.execute("UPDATE b SET v = v + 1");
-            Future<Integer> oneWaits = one.submit("UPDATE b SET v = v + 1");
-            one.awaitLockWait();
-            SQLException victim = assertThrows(SQLException.class, () -> two.execute("UPDATE a SET v = v + 1"));
-            assertEquals("40001", victim.getSQLState());
-            assertTrue(victim.getMessage().contains("deadlock"), victim.getMessage());
-
-            assertEquals(1, SessionThread.await(oneWaits), "the survivor gets the victim's locks");
-            one.commit();
-            two.execute("UPDATE b SET v = v + 1");
-            two.execute("UPDATE a SET v = v + 1");
-            two.commit();
-            assertEquals(2, one.queryLong("SELECT v FROM a"));
-            assertEquals(2, one.queryLong("SELECT v FROM b"));
+    void aDeadlockAbortsTheYoungerTransactionWhoeverClosesTheCycleAndItCanRetry() throws Exception {
+        try (SessionThread older = session("older"); SessionThread younger = session("younger")) {
+            older.execute("CREATE TABLE a (id INT PRIMARY KEY, v INT)");
+            older.execute("CREATE TABLE b (id INT PRIMARY KEY, v INT)");
+            older.execute("INSERT INTO a VALUES (1, 0)");
+            older.execute("INSERT INTO b VALUES (1, 0)");
+            older.setAutoCommit(false);
+            younger.setAutoCommit(false);
+            // the victim is the transaction that started last, whichever closes the cycle and
+            // whichever waiter's search finds it first: a rule, not a timing, so every round
+            // must give the same answer
+            for (int round = 0; round < 30; round++) {
+                boolean olderCloses = round % 2 == 0;
+                older.execute("UPDATE a SET v = v + 1");
+                younger.execute("UPDATE b SET v = v + 1");
+                SessionThread first = olderCloses ? younger : older;
+                SessionThread closer = olderCloses ? older : younger;
+                Future<Integer> firstWaits = first.submit(olderCloses ? "UPDATE a SET v = v + 1" : "UPDATE b SET v = v + 1");
+                first.awaitLockWait();
+                Future<Integer> closes = closer.submit(olderCloses ? "UPDATE b SET v = v + 1" : "UPDATE a SET v = v + 1");
+                Future<Integer> victims = olderCloses ? firstWaits : closes;
+                SQLException victim = assertThrows(SQLException.class, () -> SessionThread.await(victims),
+                        "round " + round);
+                assertEquals("40001", victim.getSQLState(), victim.getMessage());
+                assertTrue(victim.getMessage().contains("deadlock"), victim.getMessage());
+                assertEquals(1, SessionThread.await(olderCloses ? closes : firstWaits),
+                        "round " + round + ": the older transaction gets the victim's locks");
+                older.commit();
+                younger.rollback();
+                // the victim retries
+                younger.execute("UPDATE b SET v = v + 1");
+                younger.execute("UPDATE a SET v = v + 1");
+                younger.commit();
+            }
+            assertEquals(60, older.queryLong("SELECT v FROM a"));
+            assertEquals(60, older.queryLong("SELECT v FROM b"));
         }
     }
 

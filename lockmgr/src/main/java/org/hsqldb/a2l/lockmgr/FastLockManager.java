@@ -42,8 +42,10 @@ import java.util.concurrent.locks.LockSupport;
  * only by waiters, searches the wait-for graph of the waiting owners
  * ({@link LockManager#findCycle}). Holdings of a waiting owner cannot change, and the
  * searches are serialized, so the last owner of any cycle to start waiting sees the
- * whole cycle and is refused: no cycle is missed however the waits race. As a second
- * line, a waiter searches again every {@code 100 ms} of waiting.
+ * whole cycle: no cycle is missed however the waits race. The youngest member is refused
+ * (the searcher itself, or a member it marks and wakes; see
+ * {@link LockManager#findCycle}). As a second line, a waiter searches again every
+ * {@code 100 ms} of waiting.
  */
 public final class FastLockManager extends LockManager {
 
@@ -192,6 +194,7 @@ public final class FastLockManager extends LockManager {
             q.enqueue(w);
             o.waitingOn = w;
             o.endWrite(); // publish holds + wait for the detector and snapshots
+            w.version = o.version();
         }
         final long start = System.nanoTime();
         o.waitThread = Thread.currentThread();
@@ -219,6 +222,11 @@ public final class FastLockManager extends LockManager {
         long nextCheck = recheck > 0 ? start + recheck : 0;
         int result;
         for (;;) {
+            if (isChosenVictim(o, w)) {
+                o.lastCycle = o.victimCycle;
+                result = R_DEADLOCK;
+                break;
+            }
             if (o.cancelRequested) {
                 o.cancelRequested = false;
                 result = R_CANCELLED;
@@ -238,6 +246,7 @@ public final class FastLockManager extends LockManager {
                     return R_DEADLOCK;
                 }
                 nextCheck = now + recheck;
+                continue; // the search may have chosen this owner's wait: look before parking
             }
             long park = Long.MAX_VALUE;
             if (deadline != 0) {
@@ -282,7 +291,10 @@ public final class FastLockManager extends LockManager {
         }
     }
 
-    /** Searches for a cycle through o; if there is one, o leaves the queue as the victim. */
+    /**
+     * Searches for a cycle through o. If o is the victim it leaves the queue and returns
+     * true; if another member is, that member has been marked and woken, and o waits on.
+     */
     private boolean detect(Owner o, Waiter w) {
         synchronized (detectLock) {
             List<WaitEdge> cycle = findCycle(o);

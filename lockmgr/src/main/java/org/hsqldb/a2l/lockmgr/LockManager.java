@@ -44,9 +44,11 @@ import java.util.function.Predicate;
  * queued request it conflicts with (so a waiting X is not starved by a stream of new S
  * requests); a request from an owner that already holds something on the name (an
  * upgrade, or S(T) while holding T's attributes) only waits for conflicting holders.
- * A request that would close a cycle in the wait-for graph (held-lock and queue-order
- * edges) is refused with {@link LockResult.Status#DEADLOCK}; the requester is the
- * victim. See the implementations for how detection cannot miss a cycle.
+ * When a wait closes a cycle in the wait-for graph (held-lock and queue-order edges),
+ * the youngest transaction of the cycle (the owner whose first lock since it last held
+ * nothing is the most recent) is refused with {@link LockResult.Status#DEADLOCK}, whoever
+ * closed the cycle and whoever found it; its own waiting {@code acquire} returns that. See
+ * the implementations for how detection cannot miss a cycle.
  *
  * <p>Implementations: {@link FastLockManager} (the default, no global lock on the fast
  * path) and {@link MutexLockManager} (one global mutex; a baseline and a test oracle).
@@ -235,6 +237,9 @@ public abstract class LockManager {
                         o.callStamp = 1;
                     }
                     o.journalSize = 0;
+                    if (o.size == 0) {
+                        o.txnStartNanos = System.nanoTime(); // a transaction's first lock
+                    }
                 }
                 if (h != null && h.mode >= mode) {
                     o.journal(h, false);
@@ -606,6 +611,7 @@ public abstract class LockManager {
         final int kind;
         final boolean converter;
         final LockRequest request;
+        final long txnStartNanos;
         List<Object[]> succ; // {View, WaitEdge}
         int state;
         boolean invalid;
@@ -618,7 +624,50 @@ public abstract class LockManager {
             this.kind = w.kind;
             this.converter = w.converter;
             this.request = w.request;
+            this.txnStartNanos = owner.txnStartNanos;
         }
+
+        /** Younger: its transaction took its first lock later (ties: registered later). */
+        boolean isYoungerThan(View o) {
+            long d = txnStartNanos - o.txnStartNanos;
+            return d != 0 ? d > 0 : owner.seq > o.owner.seq;
+        }
+    }
+
+    /**
+     * The victim rule: of the owners of a cycle, the youngest transaction is refused, so
+     * that the least work is lost; the rule does not depend on which member's search found
+     * the cycle. {@code self} is the searching waiter.
+     *
+     * @return the cycle starting with self's edge if self is the victim; null if another
+     *         member is, which has then been marked (its wait ends with DEADLOCK) and woken
+     */
+    private List<WaitEdge> chooseVictim(Owner self, List<WaitEdge> cycle, Map<Owner, View> views) {
+        View victim = null;
+        int at = 0;
+        for (int i = 0; i < cycle.size(); i++) {
+            View v = views.get(cycle.get(i).waiter());
+            if (victim == null || v.isYoungerThan(victim)) {
+                victim = v;
+                at = i;
+            }
+        }
+        List<WaitEdge> fromVictim = new ArrayList<>(cycle.size());
+        for (int i = 0; i < cycle.size(); i++) {
+            fromVictim.add(cycle.get((at + i) % cycle.size()));
+        }
+        if (victim.owner == self) {
+            return List.copyOf(fromVictim);
+        }
+        victim.owner.victimCycle = List.copyOf(fromVictim);
+        victim.owner.victimVersion = victim.version;
+        wake(victim.owner);
+        return null;
+    }
+
+    /** Whether another member's search chose the owner's current wait as a deadlock victim. */
+    static boolean isChosenVictim(Owner o, Waiter w) {
+        return o.victimVersion == w.version;
     }
 
     /**
@@ -631,9 +680,15 @@ public abstract class LockManager {
      * and when they start waiting they run this search themselves. The caller holds the
      * implementation's detection exclusion, so searches are serialized: of the owners of
      * any cycle, the one that started waiting last searches after all the others were
-     * published, and finds it.
+     * published, and finds it. Owners already chosen as victims are about to leave their
+     * queues and are not nodes.
      *
-     * @return the cycle starting with self's edge, or null
+     * <p>A cycle found is resolved by the victim rule ({@link #chooseVictim}): if the
+     * youngest member is another owner, that owner's wait is ended with DEADLOCK and the
+     * search goes on, since self may be on other cycles that do not pass through it; it
+     * returns null, and self waits on, once no cycle through self is left.
+     *
+     * @return the cycle starting with self's edge when self is the victim, or null
      */
     final List<WaitEdge> findCycle(Owner self) {
         for (int round = 0; round < 100; round++) {
@@ -644,7 +699,8 @@ public abstract class LockManager {
                     continue;
                 }
                 Waiter w = o.waitingOn;
-                if (w == null || w.name == null || w.request == null) {
+                if (w == null || w.name == null || w.request == null
+                        || o.victimVersion == v) {
                     continue;
                 }
                 View view = new View(o, v, w);
@@ -668,7 +724,12 @@ public abstract class LockManager {
                 }
             }
             if (valid) {
-                return List.copyOf(path);
+                List<WaitEdge> mine = chooseVictim(self, path, views);
+                if (mine != null) {
+                    return mine;
+                }
+                // another member was chosen; self may be on other cycles: look again
+                continue;
             }
             // a member stopped waiting while we looked: look again
         }
@@ -794,6 +855,6 @@ public abstract class LockManager {
 
     abstract void unlockAttr(Owner o, AttributeLock a, int fromMode, int toMode);
 
-    /** Wakes the owner if it waits (after a cancel). */
+    /** Wakes the owner if it waits (after a cancel, or when it was chosen as a deadlock victim). */
     abstract void wake(Owner o);
 }

@@ -13,7 +13,10 @@ public final class LockResult {
     public enum Status {
         /** Every lock of the set is held. */
         GRANTED,
-        /** Waiting would have closed a cycle in the wait-for graph; {@link #cycle()} names it. */
+        /**
+         * The owner's wait was part of a cycle in the wait-for graph and its transaction
+         * was the youngest of the cycle; {@link #cycle()} names it.
+         */
         DEADLOCK,
         /** The timeout elapsed while waiting. */
         TIMEOUT,

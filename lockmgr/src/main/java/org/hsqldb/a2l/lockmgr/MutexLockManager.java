@@ -102,6 +102,7 @@ public final class MutexLockManager extends LockManager {
         q.enqueue(w);
         o.waitingOn = w;
         o.endWrite();
+        w.version = o.version();
         final long start = System.nanoTime();
         final long deadline = timeout > 0 ? start + timeout : 0;
         int result;
@@ -111,6 +112,11 @@ public final class MutexLockManager extends LockManager {
             result = R_DEADLOCK;
         } else {
             for (;;) {
+                if (isChosenVictim(o, w)) {
+                    o.lastCycle = o.victimCycle;
+                    result = R_DEADLOCK;
+                    break;
+                }
                 if (o.cancelRequested) {
                     o.cancelRequested = false;
                     result = R_CANCELLED;

@@ -65,6 +65,20 @@ public final class Owner extends OwnerPad {
     volatile Thread waitThread;
     java.util.List<WaitEdge> lastCycle;
 
+    /**
+     * When the owner's transaction took its first lock (System.nanoTime(), set when an
+     * acquire finds it holding nothing): the age that picks deadlock victims.
+     */
+    long txnStartNanos;
+    /**
+     * Set by another waiter's deadlock search that chose this owner's current wait as
+     * the victim: the seqlock version the wait was published with (-1: none). A wait that
+     * ended meanwhile has another version, so a late mark matches nothing.
+     */
+    volatile int victimVersion = -1;
+    /** The cycle of that choice, starting with this owner's edge; written before victimVersion. */
+    java.util.List<WaitEdge> victimCycle;
+
     private final long[] counts = new long[COUNT_BASE + LockCounters.COUNT + 8];
 
     Owner(LockManager manager, long id, String label, int seq) {
@@ -102,6 +116,11 @@ public final class Owner extends OwnerPad {
 
     boolean writing() {
         return (version & 1) != 0;
+    }
+
+    /** The current version, for the owner's own thread (e.g. the version a wait was published with). */
+    int version() {
+        return version;
     }
 
     /** A stable version to read under, or -1 if the owner is changing its state. */

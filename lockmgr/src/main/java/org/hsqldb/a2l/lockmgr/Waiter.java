@@ -18,6 +18,8 @@ final class Waiter {
     /** The duration asked for, for snapshots. */
     boolean txn;
     Thread thread;
+    /** The owner's seqlock version once the wait is published (see Owner.victimVersion). */
+    int version;
     Waiter prev, next;
     boolean queued;
 

@@ -544,6 +544,50 @@ abstract class LockManagerContract {
     }
 
     @Test
+    void theYoungestTransactionOfACycleIsTheVictimWhoeverClosesIt() {
+        Session older = session(1), younger = session(2);
+        older.grant(s(t), x(ta)); // older's transaction takes its first lock first
+        younger.grant(s(t), x(tb));
+        Future<LockResult> youngerWaits = younger.start(x(ta));
+        awaitWaiting(younger);
+        // the older transaction closes the cycle; the younger, already waiting, is refused
+        Future<LockResult> olderWaits = older.start(x(tb));
+        LockResult refused = get(youngerWaits);
+        assertCycle(refused, Set.of(older.o, younger.o), Set.of(ta, tb));
+        assertSame(younger.o, refused.cycle().get(0).waiter()); // named from the victim's edge
+        assertEquals(LockMode.X, younger.held(tb)); // the victim keeps what it held
+        assertFalse(olderWaits.isDone());
+        younger.releaseAll(); // the victim aborts
+        assertEquals(Status.GRANTED, get(olderWaits).status());
+        assertEquals(1, m.counters().deadlocks());
+    }
+
+    @Test
+    void theVictimRuleHoldsWhicheverWaiterSearchesFirst() {
+        // the older transaction waits first and searches again every millisecond while
+        // the younger one closes the cycle: the periodic search and the closing request race
+        // to find it, and whoever finds it, the younger must be the one refused
+        if (m instanceof FastLockManager) {
+            ((FastLockManager) m).setDeadlockRecheckNanos(TimeUnit.MILLISECONDS.toNanos(1));
+        }
+        Session older = session(1), younger = session(2);
+        for (int round = 0; round < 200; round++) {
+            older.grant(s(t), x(ta));
+            younger.grant(s(t), x(tb));
+            Future<LockResult> olderWaits = older.start(x(tb));
+            awaitWaiting(older);
+            LockResult r = younger.acquire(TRANSACTION, 0, x(ta));
+            assertEquals(Status.DEADLOCK, r.status(), "round " + round + ": " + r);
+            assertSame(younger.o, r.cycle().get(0).waiter(), "round " + round);
+            assertFalse(olderWaits.isDone(), "round " + round);
+            younger.releaseAll();
+            assertEquals(Status.GRANTED, get(olderWaits).status(), "round " + round);
+            older.releaseAll();
+        }
+        assertEquals(200, m.counters().deadlocks());
+    }
+
+    @Test
     void threeOwnerDeadlock() {
         Session a = session(1), b = session(2), c = session(3);
         a.grant(x(ta));
@@ -573,13 +617,15 @@ abstract class LockManagerContract {
         awaitWaiting(c);
         Future<LockResult> aw = a.start(s(t));
         awaitWaiting(a);
-        LockResult br = b.acquire(TRANSACTION, 0, s(u));
-        assertCycle(br, Set.of(a.o, b.o, c.o), Set.of(t, u));
-        assertTrue(br.cycle().stream().anyMatch(WaitEdge::queued), br.message());
-        b.releaseAll();
-        assertEquals(Status.GRANTED, get(cw).status());
-        c.releaseAll();
-        assertEquals(Status.GRANTED, get(aw).status());
+        Future<LockResult> bw = b.start(s(u));
+        // c's transaction is the youngest: its first lock request came last
+        LockResult cr = get(cw);
+        assertCycle(cr, Set.of(a.o, b.o, c.o), Set.of(t, u));
+        assertTrue(cr.cycle().stream().anyMatch(WaitEdge::queued), cr.message());
+        assertSame(c.o, cr.cycle().get(0).waiter());
+        assertEquals(Status.GRANTED, get(aw).status()); // a no longer queues behind c
+        a.releaseAll();
+        assertEquals(Status.GRANTED, get(bw).status());
     }
 
     @Test
