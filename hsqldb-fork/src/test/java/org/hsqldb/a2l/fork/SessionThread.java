@@ -47,8 +47,19 @@ public final class SessionThread implements AutoCloseable {
 
     /** As {@link #submit(String)}, with a JDBC query timeout in seconds (0: none). */
     public Future<Integer> submit(String sql, int timeoutSeconds) {
+        return submit(sql, timeoutSeconds, null);
+    }
+
+    /**
+     * As {@link #submit(String, int)}; {@code running}, if not null, receives the JDBC statement
+     * while it runs, so that another thread can {@link Statement#cancel()} it.
+     */
+    public Future<Integer> submit(String sql, int timeoutSeconds, AtomicReference<Statement> running) {
         return executor.submit(() -> {
             try (Statement s = connection.createStatement()) {
+                if (running != null) {
+                    running.set(s);
+                }
                 s.setQueryTimeout(timeoutSeconds);
                 if (s.execute(sql)) {
                     try (ResultSet rs = s.getResultSet()) {

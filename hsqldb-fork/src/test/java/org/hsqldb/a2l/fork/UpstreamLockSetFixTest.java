@@ -104,6 +104,37 @@ class UpstreamLockSetFixTest {
                 "CREATE TABLE p (id INT PRIMARY KEY)", "CREATE TABLE c (id INT PRIMARY KEY, pid INT REFERENCES p (id))");
     }
 
+    /** z -> a -> b -> c, each trigger created before the next table has its own. */
+    static final String[] FORWARD_CHAIN = {
+        "CREATE TABLE z (id INT)", "CREATE TABLE a (id INT)", "CREATE TABLE b (id INT)", "CREATE TABLE c (id INT)",
+        "CREATE PROCEDURE pz() MODIFIES SQL DATA INSERT INTO z VALUES 7",
+        "CREATE TRIGGER tz AFTER INSERT ON z REFERENCING NEW ROW AS n FOR EACH ROW INSERT INTO a VALUES (n.id)",
+        "CREATE TRIGGER ta AFTER INSERT ON a REFERENCING NEW ROW AS n FOR EACH ROW INSERT INTO b VALUES (n.id)",
+        "CREATE TRIGGER tb AFTER INSERT ON b REFERENCING NEW ROW AS n FOR EACH ROW INSERT INTO c VALUES (n.id)"};
+
+    @Test
+    @RequiresPatch("Lock-what-trigger-chains-reach")
+    void aThreeHopTriggerChainLocksItsLastTable() throws Exception {
+        forkLocksWhatUpstreamMisses("C", "W", "INSERT INTO z VALUES 1", FORWARD_CHAIN);
+    }
+
+    @Test
+    @RequiresPatch("Lock-what-trigger-chains-reach")
+    void aProcedureThatStartsAChainLocksItsLastTable() throws Exception {
+        forkLocksWhatUpstreamMisses("C", "W", "CALL pz()", FORWARD_CHAIN);
+    }
+
+    @Test
+    @RequiresPatch("Lock-what-trigger-chains-reach")
+    void aForeignKeyAddedAtTheEndOfAChainIsLockedFromItsStart() throws Exception {
+        String[] setup = java.util.stream.Stream.concat(java.util.Arrays.stream(FORWARD_CHAIN), java.util.stream.Stream.of(
+                "CREATE TABLE d (id INT PRIMARY KEY)", "ALTER TABLE c ADD CONSTRAINT c_pk PRIMARY KEY (id)",
+                "ALTER TABLE d ADD CONSTRAINT d_c FOREIGN KEY (id) REFERENCES c (id) ON DELETE CASCADE",
+                "CREATE TRIGGER tz_del AFTER INSERT ON z FOR EACH ROW DELETE FROM c")).toArray(String[]::new);
+        // tz_del deletes from c, whose cascade now reaches d
+        forkLocksWhatUpstreamMisses("D", "W", "CALL pz()", setup);
+    }
+
     @Test
     @RequiresPatch("Recompile-routines-whose-lock-sets")
     void aProcedureCompiledBeforeATriggerWritesWhatTheTriggerWrites() throws Exception {
