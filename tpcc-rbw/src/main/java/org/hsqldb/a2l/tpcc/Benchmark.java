@@ -39,8 +39,18 @@ public final class Benchmark {
         Map<String, Number> read() throws SQLException;
     }
 
+    /**
+     * Looks at the engine's locks while every terminal is idle at a transaction boundary, its
+     * connection still open: null when the engine shows none.
+     */
+    @FunctionalInterface
+    public interface IdleProbe {
+        Consistency.Condition check() throws SQLException;
+    }
+
+    /** {@code idleLocks}: the {@link IdleProbe}'s condition after the measured window, or null. */
     public record Result(TerminalStats stats, double measuredSeconds, List<String> otherErrors,
-                         Map<String, Number> engineCounters) {}
+                         Map<String, Number> engineCounters, Consistency.Condition idleLocks) {}
 
     /**
      * Told of every commit in the committing terminal's thread, after {@code commit()} returned and
@@ -68,6 +78,7 @@ public final class Benchmark {
     private final Clock clock;
     private final TransactionHook hook;
     private final CounterProbe counters;
+    private IdleProbe idleProbe = () -> null;
     private final PrintStream log;
     private CommitListener commitListener = receipt -> { };
 
@@ -84,6 +95,17 @@ public final class Benchmark {
 
     public NURandConstants runConstants() {
         return runConstants;
+    }
+
+    /** Checks the engine's locks with {@code probe} after each measured window; returns this. */
+    public Benchmark idleProbe(IdleProbe probe) {
+        this.idleProbe = probe;
+        return this;
+    }
+
+    /** The probe's condition now (call it while every terminal is idle), or null. */
+    public Consistency.Condition checkIdle() throws SQLException {
+        return idleProbe.check();
     }
 
     /** Tells {@code listener} of every commit (see {@link CommitListener}); returns this. */
@@ -151,8 +173,10 @@ public final class Benchmark {
         }
         Map<String, Number> after = readCounters();
         Terminals.Period period = terminals.stop();
+        // every terminal is at a transaction boundary and its connection still open
+        Consistency.Condition idle = idleProbe.check();
         return new Result(period.stats(), (windowEnd - windowStart) / 1e9, period.otherErrors(),
-                delta(before, after));
+                delta(before, after), idle);
     }
 
     private Map<String, Number> readCounters() throws SQLException {

@@ -8,6 +8,7 @@ import java.sql.DatabaseMetaData;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import org.hsqldb.a2l.tpcc.AckLog;
 import org.hsqldb.a2l.tpcc.Benchmark;
@@ -25,6 +26,7 @@ import org.hsqldb.a2l.tpcc.engine.EngineConfig;
 import org.hsqldb.a2l.tpcc.engine.EngineCounters;
 import org.hsqldb.a2l.tpcc.engine.EngineException;
 import org.hsqldb.a2l.tpcc.engine.EngineJars;
+import org.hsqldb.a2l.tpcc.engine.IdleLocks;
 import org.hsqldb.a2l.tpcc.report.HumanSummary;
 import org.hsqldb.a2l.tpcc.report.MachineFacts;
 import org.hsqldb.a2l.tpcc.report.RunPaths;
@@ -141,6 +143,7 @@ public final class MeasurementRun {
             Benchmark benchmark = new Benchmark(plan.scale(), load.constants(), plan.seed(), engine::connect,
                     clock, hook, () -> EngineCounters.read(admin, config), out);
             if (acks != null) benchmark.onCommit(acks);
+            benchmark.idleProbe(() -> IdleLocks.check(admin, config));
 
             boolean allConsistent = true;
             int index = 0;
@@ -165,7 +168,8 @@ public final class MeasurementRun {
                 }
                 long checkStart = System.nanoTime();
                 boolean full = index == plan.points().size();
-                List<Consistency.Condition> conditions = new Consistency(admin, plan.scale()).check(full);
+                List<Consistency.Condition> conditions = new ArrayList<>(new Consistency(admin, plan.scale()).check(full));
+                if (r.idleLocks() != null) conditions.add(r.idleLocks());
                 s.consistencySeconds = Math.round((System.nanoTime() - checkStart) / 1e8) / 10.0;
                 s.config = config.name();
                 s.configDescription = config.describe();

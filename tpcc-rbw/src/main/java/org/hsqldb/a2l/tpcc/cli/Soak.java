@@ -11,6 +11,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,6 +30,7 @@ import org.hsqldb.a2l.tpcc.TransactionHooks;
 import org.hsqldb.a2l.tpcc.TxnType;
 import org.hsqldb.a2l.tpcc.engine.DatabaseLocation;
 import org.hsqldb.a2l.tpcc.engine.Engine;
+import org.hsqldb.a2l.tpcc.engine.IdleLocks;
 import org.hsqldb.a2l.tpcc.engine.EngineConfig;
 import org.hsqldb.a2l.tpcc.engine.EngineException;
 import org.hsqldb.a2l.tpcc.engine.EngineJars;
@@ -129,7 +131,7 @@ public final class Soak {
                 throw new EngineException("hook " + config.hook() + " of " + config.name() + ": " + e.getMessage());
             }
             Benchmark benchmark = new Benchmark(plan.scale(), load.constants(), plan.seed(), engine::connect,
-                    Clock.systemUTC(), hook, null, out);
+                    Clock.systemUTC(), hook, null, out).idleProbe(() -> IdleLocks.check(admin, config));
             periods(plan, benchmark, admin, rbwOnly, result, file, out);
 
             IndexCheck.Result index = IndexCheck.run(admin);
@@ -191,7 +193,9 @@ public final class Soak {
                 record(p, done.stats(), seconds);
                 p.otherErrors = done.otherErrors();
                 long checkStart = System.nanoTime();
-                List<Consistency.Condition> conditions = new Consistency(admin, plan.scale()).check(true);
+                List<Consistency.Condition> conditions = new ArrayList<>(new Consistency(admin, plan.scale()).check(true));
+                Consistency.Condition idle = benchmark.checkIdle();
+                if (idle != null) conditions.add(idle);
                 p.checkSeconds = Math.round((System.nanoTime() - checkStart) / 1e8) / 10.0;
                 p.consistencyOk = Consistency.allOk(conditions);
                 p.violations = conditions.stream().filter(c -> !c.ok())
