@@ -43,8 +43,17 @@ class IdleLocksTest {
     }
 
     @Test
-    void enginesThatShowNoLocksAreNotChecked() throws Exception {
+    void enginesAndModesThatShowNoLocksAreNotChecked() throws Exception {
         EngineConfig upstream = EngineRegistry.load().find("upstream").orElseThrow();
         assertNull(IdleLocks.check(null, upstream));
+        EngineJars jars = EngineJars.locate(null, null);
+        assumeTrue(Files.isRegularFile(jars.fork()), "the fork jar is not built");
+        // upstream's own LOCKS on the fork jar: SYSTEM_LOCKS stays empty whatever is held
+        EngineConfig forkLocks = EngineRegistry.load().find("fork-locks").orElseThrow();
+        Engine engine = Engine.load(forkLocks, jars, "idlelocks-locks");
+        try (Connection admin = engine.connect()) {
+            assertNull(IdleLocks.check(admin, forkLocks));
+            engine.shutdown(admin);
+        }
     }
 }
