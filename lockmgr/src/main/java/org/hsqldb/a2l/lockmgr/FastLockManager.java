@@ -11,25 +11,24 @@ import java.util.concurrent.locks.LockSupport;
  * no shared cache line.
  *
  * <h2>Fast path</h2>
- * Each name has a word with an X bit and a WAITER bit (padded to its own cache line),
- * and a small array of <em>stripes</em>, each on its own cache line, that together count
- * its shared holders: S holders, and for a table also the owners holding any of its
+ * Each name has a word with an X bit, a U bit and a WAITER bit (padded to its own cache
+ * line), and a small array of <em>stripes</em>, each on its own cache line, that together
+ * count its shared holders: S holders, and for a table also the owners holding any of its
  * attributes (its intention, which X(T) must see). An owner always counts in the stripe
  * of its registration order, so owners running on different cores write different
  * lines.
  * <ul>
  * <li>S (or a table's intention): add 1 to the owner's stripe, then read the word; if it
- *     shows neither X nor WAITER the lock is held, otherwise take the 1 back and go the
- *     slow way. Release: subtract 1, then read the word and wake waiters if WAITER is set.</li>
- * <li>X: CAS the word from 0 to X, then sum the stripes: if they hold only the owner's own
- *     shared locks, X is held (an upgrade then takes the owner's S out of its stripe);
- *     otherwise clear X again and go the slow way. Release: clear X atomically.</li>
+ *     shows neither X (other than the owner's own) nor WAITER the lock is held, otherwise
+ *     take the 1 back and go the slow way. Release: subtract 1, then read the word and wake
+ *     waiters if WAITER is set. The U bit does not stop S.</li>
+ * <li>U: CAS the word from 0 to U; readers do not matter (a conversion from S then takes
+ *     the owner's S out of its stripe). Release: clear U atomically.</li>
+ * <li>X: CAS the word from 0 (U, when the owner converts its U) to X, then sum the stripes:
+ *     if they hold only the owner's own shared locks, X is held (a conversion then takes
+ *     the owner's S out of its stripe); otherwise put the word back and go the slow way.
+ *     Release: clear X atomically.</li>
  * </ul>
- * The two sides meet Dekker-style: each does an atomic read-modify-write on its own
- * location (stripe, word) before reading the other's, so at least one sees the other.
- * What each owner holds lives in the {@link Owner}, so a lock already held costs an
- * owner-local lookup, and nothing is allocated in steady state.
- *
  * <h2>Slow path</h2>
  * A request that conflicts, or finds WAITER set, enters the name's queue monitor, sets
  * WAITER (from then on every grant on that name is made under the monitor; releases
@@ -49,7 +48,7 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class FastLockManager extends LockManager {
 
-    private static final long X_BIT = LockWord.X_BIT, WAITER = LockWord.WAITER;
+    private static final long X_BIT = LockWord.X_BIT, U_BIT = LockWord.U_BIT, WAITER = LockWord.WAITER;
     private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
     /** Stripes per name: a power of two, from the number of processors. */
     static final int STRIPES;
@@ -99,24 +98,30 @@ public final class FastLockManager extends LockManager {
     @Override
     int lockTable(Owner o, Hold h, TableLock t, int kind, LockRequest r, boolean txn, long timeout) {
         return lock(o, t, kind, h.mode == S ? 1 : 0, h.mode == X ? 1 : 0, h.intent ? 1 : 0,
-                h.mode != NONE || h.intent, r, txn, timeout);
+                h.mode == U ? 1 : 0, h.mode != NONE || h.intent, r, txn, timeout);
     }
 
     @Override
     int lockAttr(Owner o, Hold h, AttributeLock a, int kind, LockRequest r, boolean txn, long timeout) {
-        return lock(o, a, kind, h.mode == S ? 1 : 0, h.mode == X ? 1 : 0, 0, h.mode != NONE, r, txn,
-                timeout);
+        return lock(o, a, kind, h.mode == S ? 1 : 0, h.mode == X ? 1 : 0, 0, h.mode == U ? 1 : 0,
+                h.mode != NONE, r, txn, timeout);
     }
 
-    private int lock(Owner o, LockName n, int kind, int selfS, int selfX, int selfI,
+    /*
+     * What an owner's hold contributes to a name: S and a table's intention count 1 each in
+     * the owner's stripe; U is the word's U bit (an U hold replaces the S it converted);
+     * X is the word's X bit (it replaces S and U). selfS/selfX/selfI/selfU describe the
+     * requesting owner's contribution before the request.
+     */
+    private int lock(Owner o, LockName n, int kind, int selfS, int selfX, int selfI, int selfU,
             boolean converter, LockRequest r, boolean txn, long timeout) {
         int slot = slot(o);
-        if (kind != X) {
-            long free = selfX != 0 ? X_BIT : 0; // the owner's own X does not stop it
-            if ((n.word | free) == free) {
+        if (kind == S || kind == I) {
+            long w = n.word;
+            if ((w & WAITER) == 0 && ((w & X_BIT) == 0 || selfX != 0)) {
                 addShared(n, slot, 1);
-                long w = n.word;
-                if ((w | free) == free) {
+                w = n.word;
+                if ((w & WAITER) == 0 && ((w & X_BIT) == 0 || selfX != 0)) {
                     return GRANTED_NOW;
                 }
                 // a writer or a waiter came: back off. Like any decrement, read the word
@@ -126,19 +131,28 @@ public final class FastLockManager extends LockManager {
                     wakeAll(n);
                 }
             }
+        } else if (kind == U) {
+            // other readers do not matter; another U or X, or a queue, does
+            if (n.word == 0 && n.casWord(0, U_BIT)) {
+                if (selfS != 0) {
+                    addShared(n, slot, -selfS);
+                }
+                return GRANTED_NOW;
+            }
         } else {
-            long self = selfS + selfI;
-            if (n.word == 0 && shared(n) == self && n.casWord(0, X_BIT)) {
-                if (shared(n) == self) {
+            long own = selfS + selfI;
+            long mine = selfU != 0 ? U_BIT : 0;
+            if (n.word == mine && shared(n) == own && n.casWord(mine, X_BIT)) {
+                if (shared(n) == own) {
                     if (selfS != 0) {
                         addShared(n, slot, -selfS);
                     }
                     return GRANTED_NOW;
                 }
-                release(n, -X_BIT); // a reader came in between: back off
+                release(n, mine - X_BIT); // a reader came in between: back off
             }
         }
-        return lockSlow(o, n, slot, kind, selfS, selfX, selfI, converter, r, txn, timeout);
+        return lockSlow(o, n, slot, kind, selfS, selfX, selfI, selfU, converter, r, txn, timeout);
     }
 
     /**
@@ -147,20 +161,27 @@ public final class FastLockManager extends LockManager {
      * new arrival, behind everybody).
      */
     private static boolean tryGrant(WaitQueue q, Waiter self, LockName n, int slot, int kind,
-            int selfS, int selfX, int selfI, boolean converter) {
+            int selfS, int selfX, int selfI, int selfU, boolean converter) {
         if (!converter && q.conflictAhead(self, kind)) {
             return false;
         }
         long w = n.word;
-        if (kind != X) {
+        if (kind == S || kind == I) {
             if ((w & X_BIT) != 0 && selfX == 0) {
                 return false;
             }
             addShared(n, slot, 1);
             return true;
         }
-        if ((w & X_BIT) != 0) {
+        if ((w & X_BIT) != 0 || ((w & U_BIT) != 0 && selfU == 0)) {
             return false;
+        }
+        if (kind == U) {
+            n.orWord(U_BIT);
+            if (selfS != 0) {
+                addShared(n, slot, -selfS);
+            }
+            return true;
         }
         long own = selfS + selfI;
         if (shared(n) != own) {
@@ -172,6 +193,9 @@ public final class FastLockManager extends LockManager {
             n.addWord(-X_BIT);
             return false;
         }
+        if (selfU != 0) {
+            n.addWord(-U_BIT);
+        }
         if (selfS != 0) {
             addShared(n, slot, -selfS);
         }
@@ -179,18 +203,18 @@ public final class FastLockManager extends LockManager {
     }
 
     private int lockSlow(Owner o, LockName n, int slot, int kind, int selfS, int selfX, int selfI,
-            boolean converter, LockRequest r, boolean txn, long timeout) {
+            int selfU, boolean converter, LockRequest r, boolean txn, long timeout) {
         WaitQueue q = n.queue;
         Waiter w = o.waiter;
         synchronized (q) {
             n.setWaiterBit();
-            if (tryGrant(q, null, n, slot, kind, selfS, selfX, selfI, converter)) {
+            if (tryGrant(q, null, n, slot, kind, selfS, selfX, selfI, selfU, converter)) {
                 if (q.isEmpty()) {
                     n.clearWaiterBit();
                 }
                 return GRANTED_NOW;
             }
-            w.set(n, kind, converter, selfS, selfX, selfI, r, txn);
+            w.set(n, kind, converter, selfS, selfX, selfI, selfU, r, txn);
             q.enqueue(w);
             o.waitingOn = w;
             o.endWrite(); // publish holds + wait for the detector and snapshots
@@ -261,7 +285,7 @@ public final class FastLockManager extends LockManager {
                 LockSupport.parkNanos(this, park);
             }
             synchronized (q) {
-                if (tryGrant(q, w, n, slot, w.kind, w.selfS, w.selfX, w.selfI, w.converter)) {
+                if (tryGrant(q, w, n, slot, w.kind, w.selfS, w.selfX, w.selfI, w.selfU, w.converter)) {
                     o.beginWrite();
                     o.waitingOn = null;
                     q.remove(w);
@@ -313,19 +337,28 @@ public final class FastLockManager extends LockManager {
      * order so that only those are woken. Called under the queue's monitor.
      */
     private static void wakeGrantable(WaitQueue q, LockName n) {
-        boolean x = (n.word & X_BIT) != 0;
+        long word = n.word;
+        boolean x = (word & X_BIT) != 0;
+        boolean u = (word & U_BIT) != 0;
         long shared = shared(n);
         for (Waiter e = q.head; e != null; e = e.next) {
             if (!e.converter && q.conflictAhead(e, e.kind)) {
                 continue;
             }
-            if (e.kind != X) {
+            if (e.kind == S || e.kind == I) {
                 if (!x || e.selfX != 0) {
                     shared++;
                     LockSupport.unpark(e.thread);
                 }
-            } else if (!x && shared == e.selfS + e.selfI) {
+            } else if (e.kind == U) {
+                if (!x && (!u || e.selfU != 0)) {
+                    u = true;
+                    shared -= e.selfS;
+                    LockSupport.unpark(e.thread);
+                }
+            } else if (!x && (!u || e.selfU != 0) && shared == e.selfS + e.selfI) {
                 x = true;
+                u = false;
                 shared -= e.selfS;
                 LockSupport.unpark(e.thread);
             }
@@ -348,30 +381,46 @@ public final class FastLockManager extends LockManager {
         }
     }
 
-    private static void unlock(Owner o, LockName n, int fromShared, boolean fromX, int toShared,
-            boolean toX) {
+    /*
+     * Moves the owner's contribution to a name from one state to another: shared count, X
+     * bit, U bit. What the new state adds is added before what the old one held is taken
+     * away (a downgrade X -> U or X -> S never leaves the name free in between), and a
+     * release that finds WAITER set wakes the waiters.
+     */
+    private static void unlock(Owner o, LockName n, int fromShared, boolean fromX, boolean fromU,
+            int toShared, boolean toX, boolean toU) {
         int d = toShared - fromShared;
-        if (d != 0) {
+        if (d > 0) {
             addShared(n, slot(o), d);
-            if (d < 0 && n.word < 0) {
-                wakeAll(n);
-            }
+        }
+        if (toU && !fromU) {
+            n.addWord(U_BIT);
         }
         if (fromX && !toX) {
             release(n, -X_BIT);
+        }
+        if (fromU && !toU) {
+            release(n, -U_BIT);
+        }
+        if (d < 0) {
+            addShared(n, slot(o), d);
+            if (n.word < 0) {
+                wakeAll(n);
+            }
         }
     }
 
     @Override
     void unlockTable(Owner o, TableLock t, int fromMode, boolean fromIntent, int toMode,
             boolean toIntent) {
-        unlock(o, t, (fromMode == S ? 1 : 0) + (fromIntent ? 1 : 0), fromMode == X,
-                (toMode == S ? 1 : 0) + (toIntent ? 1 : 0), toMode == X);
+        unlock(o, t, (fromMode == S ? 1 : 0) + (fromIntent ? 1 : 0), fromMode == X, fromMode == U,
+                (toMode == S ? 1 : 0) + (toIntent ? 1 : 0), toMode == X, toMode == U);
     }
 
     @Override
     void unlockAttr(Owner o, AttributeLock a, int fromMode, int toMode) {
-        unlock(o, a, fromMode == S ? 1 : 0, fromMode == X, toMode == S ? 1 : 0, toMode == X);
+        unlock(o, a, fromMode == S ? 1 : 0, fromMode == X, fromMode == U, toMode == S ? 1 : 0,
+                toMode == X, toMode == U);
     }
 
     @Override

@@ -10,14 +10,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 
 /**
- * The A2L lock manager: locks on tables {@code T} and attributes {@code T.c} in modes S
- * and X, held by {@link Owner}s (engine sessions) until the end of the statement or of
+ * The A2L lock manager: locks on tables {@code T} and attributes {@code T.c} in modes S,
+ * U and X, held by {@link Owner}s (engine sessions) until the end of the statement or of
  * the transaction.
  *
  * <h2>Compatibility</h2>
  * Locks of the same owner never conflict with each other. Between two owners:
  * <ul>
- * <li>two locks on the same name conflict when one of them is X;</li>
+ * <li>two locks on the same name conflict when one of them is X, or both are U (U, the
+ * update mode, is compatible with S);</li>
  * <li>X(T) conflicts with every lock on T and on any attribute of T;</li>
  * <li>S(T) is compatible with S(T.c) and X(T.c); S(T.c) conflicts only with X(T.c) and X(T).</li>
  * </ul>
@@ -55,8 +56,9 @@ import java.util.function.Predicate;
  */
 public abstract class LockManager {
 
-    // modes of a hold / kinds of a request (I: a table's intention, taken by attribute locks)
-    static final int NONE = 0, S = 1, X = 2, I = 3;
+    // modes of a hold / kinds of a request, weakest first (I: a table's intention, taken by
+    // attribute locks; compatible with S, U and I, it conflicts only with X)
+    static final int NONE = 0, S = 1, U = 2, X = 3, I = 4;
     // outcomes of the primitives
     static final int GRANTED_NOW = 0, GRANTED_WAITED = 1, R_DEADLOCK = 2, R_TIMEOUT = 3,
             R_CANCELLED = 4, R_INTERRUPTED = 5;
@@ -192,9 +194,10 @@ public abstract class LockManager {
      * are granted or the call fails.
      *
      * <p>A lock the owner already holds in the same or a stronger mode, for at least as
-     * long, costs an owner-local check. S held and X asked is an upgrade. A STATEMENT lock
-     * asked for the TRANSACTION becomes a TRANSACTION lock; X locks are always held for
-     * the transaction whatever {@code duration} says.
+     * long, costs an owner-local check. A weaker mode held and a stronger one asked (S to U
+     * or X, U to X) is an upgrade. A STATEMENT lock asked for the TRANSACTION becomes a
+     * TRANSACTION lock; U and X locks are always held for the transaction whatever
+     * {@code duration} says.
      *
      * @param timeoutNanos how long to wait at most; {@code <= 0} means the manager's
      *        default ({@link #setDefaultTimeoutNanos}), which by default is no limit
@@ -212,9 +215,10 @@ public abstract class LockManager {
             throw new NullPointerException("duration");
         }
         final long timeout = timeoutNanos > 0 ? timeoutNanos : defaultTimeoutNanos;
-        int processed = 0, immediate = 0, waited = 0, upgrades = 0;
+        int processed = 0, immediate = 0, waited = 0, upgrades = 0, upgradeWaits = 0;
         int status = GRANTED_NOW;
         LockRequest failed = null;
+        boolean failedUpgrade = false;
         boolean writing = false;
         beginCall();
         try {
@@ -224,7 +228,7 @@ public abstract class LockManager {
                     throw new IllegalArgumentException(name + " belongs to another lock manager");
                 }
                 processed++;
-                int mode = r.mode() == LockMode.X ? X : S;
+                int mode = r.mode().code();
                 Hold h = o.find(name);
                 if (h != null && h.mode >= mode && (h.txn || !txn)) {
                     immediate++;
@@ -288,22 +292,27 @@ public abstract class LockManager {
                 if (st == GRANTED_WAITED || st > GRANTED_WAITED) {
                     didWait = true;
                 }
+                boolean upgrade = h != null && h.mode != NONE; // held weaker: a conversion
                 if (didWait) {
                     waited++;
+                    if (upgrade) {
+                        upgradeWaits++;
+                    }
                 } else {
                     immediate++;
                 }
                 if (st > GRANTED_WAITED) {
                     status = st;
                     failed = r;
+                    failedUpgrade = upgrade;
                     break;
                 }
-                if (h.mode == S && mode == X) {
+                if (upgrade) {
                     upgrades++;
                 }
                 boolean wasTxn = h.mode != NONE && h.txn;
                 h.mode = mode;
-                h.txn = mode == X || txn || wasTxn;
+                h.txn = mode >= U || txn || wasTxn;
                 if (!h.txn) {
                     o.mayHoldStatementLocks = true;
                 }
@@ -330,12 +339,18 @@ public abstract class LockManager {
         if (upgrades != 0) {
             o.count(LockCounters.UPGRADES, upgrades);
         }
+        if (upgradeWaits != 0) {
+            o.count(LockCounters.UPGRADE_WAITS, upgradeWaits);
+        }
         if (status <= GRANTED_WAITED) {
             return LockResult.GRANTED;
         }
         switch (status) {
             case R_DEADLOCK: {
                 o.count(LockCounters.DEADLOCKS, 1);
+                if (failedUpgrade) {
+                    o.count(LockCounters.UPGRADE_DEADLOCKS, 1);
+                }
                 List<WaitEdge> cycle = o.lastCycle;
                 o.lastCycle = null;
                 return new LockResult(LockResult.Status.DEADLOCK, failed, cycle);
@@ -394,9 +409,9 @@ public abstract class LockManager {
     }
 
     /**
-     * Releases every S lock the owner holds and did not upgrade to X, whatever its
-     * duration (RbW-RL's early release of read locks); X locks stay. An owner holding
-     * X(T.c) keeps T's intention, so X(T) stays excluded for others.
+     * Releases every S lock the owner holds and did not upgrade to U or X, whatever its
+     * duration (RbW-RL's early release of read locks); U and X locks stay. An owner holding
+     * U(T.c) or X(T.c) keeps T's intention, so X(T) stays excluded for others.
      */
     public final void releaseShared(Owner o) {
         releaseShared(o, null);
@@ -503,7 +518,7 @@ public abstract class LockManager {
         if (h == null || h.mode == NONE) {
             return null;
         }
-        return h.mode == X ? LockMode.X : LockMode.S;
+        return LockMode.of(h.mode);
     }
 
     // ---- observability -----------------------------------------------------------------
@@ -574,8 +589,8 @@ public abstract class LockManager {
                     LockName name = h.name;
                     int mode = h.mode;
                     boolean txn = h.txn;
-                    if (name != null && (mode == S || mode == X)) {
-                        tmp.add(new LockInfo(o.id, o.label, name, mode == X ? LockMode.X : LockMode.S,
+                    if (name != null && (mode == S || mode == U || mode == X)) {
+                        tmp.add(new LockInfo(o.id, o.label, name, LockMode.of(mode),
                                 LockInfo.State.HELD,
                                 txn ? LockDuration.TRANSACTION : LockDuration.STATEMENT));
                     }
@@ -586,7 +601,7 @@ public abstract class LockManager {
                     boolean txn = w.txn;
                     if (r != null) {
                         tmp.add(new LockInfo(o.id, o.label, r.name(), r.mode(), LockInfo.State.WAITING,
-                                txn || r.mode() == LockMode.X ? LockDuration.TRANSACTION
+                                txn || r.mode() != LockMode.S ? LockDuration.TRANSACTION
                                         : LockDuration.STATEMENT));
                     }
                 }
@@ -778,10 +793,9 @@ public abstract class LockManager {
                     mode = hb.mode;
                     intent = hb.intent;
                 }
-                boolean conflict = a.kind == X ? (mode != NONE || (table && intent)) : mode == X;
-                if (conflict) {
+                if (conflicts(a.kind, mode, table && intent)) {
                     blockerLock = mode != NONE
-                            ? new LockRequest(a.name, mode == X ? LockMode.X : LockMode.S)
+                            ? new LockRequest(a.name, LockMode.of(mode))
                             : attributeHeldUnder(b.owner, (TableLock) a.name);
                 }
             } catch (RuntimeException racy) {
@@ -799,7 +813,7 @@ public abstract class LockManager {
             WaitQueue q = a.name.queue;
             synchronized (q) {
                 for (Waiter e = q.head; e != null && e != a.w; e = e.next) {
-                    if (e.kind == X || a.kind == X) {
+                    if (kindsConflict(e.kind, a.kind)) {
                         View b = views.get(e.owner);
                         if (b != null && b.w == e && !b.invalid) {
                             succ.add(new Object[] {b,
@@ -822,11 +836,32 @@ public abstract class LockManager {
                 LockName name = h.name;
                 int mode = h.mode;
                 if (name instanceof AttributeLock && name.table() == t && mode != NONE) {
-                    return new LockRequest(name, mode == X ? LockMode.X : LockMode.S);
+                    return new LockRequest(name, LockMode.of(mode));
                 }
             }
         }
         return new LockRequest(t, LockMode.S); // intention taken, attribute still awaited
+    }
+
+    /**
+     * Whether a request of {@code kind} conflicts with another owner's hold of {@code held}
+     * on the same name ({@code intent}: that owner holds the table's intention): X conflicts
+     * with any hold and with an intention; U with U and X; S and I with X only.
+     */
+    static boolean conflicts(int kind, int held, boolean intent) {
+        switch (kind) {
+            case X:
+                return held != NONE || intent;
+            case U:
+                return held == U || held == X;
+            default:
+                return held == X;
+        }
+    }
+
+    /** Whether two requests of these kinds, on the same name, conflict (queue order). */
+    static boolean kindsConflict(int a, int b) {
+        return a == X || b == X || (a == U && b == U);
     }
 
     // ---- implementation primitives ---------------------------------------------------------
@@ -839,13 +874,13 @@ public abstract class LockManager {
     }
 
     /**
-     * Takes kind S, X or I on table {@code t} for {@code o}, whose hold {@code h} on t
+     * Takes kind S, U, X or I on table {@code t} for {@code o}, whose hold {@code h} on t
      * is in its state before the request. Waits if needed.
      */
     abstract int lockTable(Owner o, Hold h, TableLock t, int kind, LockRequest r, boolean txn,
             long timeoutNanos);
 
-    /** Takes S or X on attribute {@code a}; the owner already holds a's table intention. */
+    /** Takes S, U or X on attribute {@code a}; the owner already holds a's table intention. */
     abstract int lockAttr(Owner o, Hold h, AttributeLock a, int kind, LockRequest r, boolean txn,
             long timeoutNanos);
 

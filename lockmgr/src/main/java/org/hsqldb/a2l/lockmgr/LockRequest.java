@@ -9,7 +9,7 @@ import java.util.Objects;
  * {@link #canonical} for a deadlock-friendlier order).
  *
  * @param name the table or attribute to lock
- * @param mode S or X
+ * @param mode S, U or X
  */
 public record LockRequest(LockName name, LockMode mode) {
 
@@ -23,13 +23,18 @@ public record LockRequest(LockName name, LockMode mode) {
         return new LockRequest(name, LockMode.S);
     }
 
+    /** {@code U(name)}: a read that will be followed by a write of the same name. */
+    public static LockRequest u(LockName name) {
+        return new LockRequest(name, LockMode.U);
+    }
+
     /** {@code X(name)}. */
     public static LockRequest x(LockName name) {
         return new LockRequest(name, LockMode.X);
     }
 
     /**
-     * A normalized copy of a lock set: one request per name (X wins over S), ordered by
+     * A normalized copy of a lock set: one request per name (the strongest mode wins), ordered by
      * name creation order, each table directly before its own attributes in the order
      * they were created. Taking every statement's locks in one global order removes
      * the deadlocks that differing orders inside statements would cause; it does not
@@ -38,7 +43,7 @@ public record LockRequest(LockName name, LockMode mode) {
     public static LockRequest[] canonical(LockRequest... set) {
         java.util.LinkedHashMap<LockName, LockRequest> byName = new java.util.LinkedHashMap<>();
         for (LockRequest r : set) {
-            byName.merge(r.name(), r, (a, b) -> a.mode() == LockMode.X ? a : b);
+            byName.merge(r.name(), r, (a, b) -> a.mode().covers(b.mode()) ? a : b);
         }
         LockRequest[] out = byName.values().toArray(new LockRequest[0]);
         java.util.Arrays.sort(out, (a, b) -> {

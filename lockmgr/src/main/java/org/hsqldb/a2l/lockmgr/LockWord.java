@@ -11,6 +11,7 @@ import java.lang.invoke.VarHandle;
  *   bit 63  WAITER: the name's wait queue is not empty; grants then go through the
  *           queue's monitor (fast paths expect the bit clear)
  *   bit 62  X: an owner holds X (or a writer is trying to take it, briefly)
+ *   bit 61  U: an owner holds U (an update lock: excludes U and X, lets S in)
  *
  * The shared counts (S holders, and for a table the owners holding any of its
  * attributes) are not in the word but in the name's stripes (see FastLockManager).
@@ -21,6 +22,7 @@ abstract class LockWordPad0 {
 
 abstract class LockWord extends LockWordPad0 {
     static final long X_BIT = 1L << 62;
+    static final long U_BIT = 1L << 61;
     static final long WAITER = 1L << 63;
 
     static final VarHandle WORD;

@@ -21,6 +21,7 @@ public final class MutexLockManager extends LockManager {
 
     private static final class State {
         Owner x;
+        Owner u;
         final HashSet<Owner> s = new HashSet<>();
         final HashSet<Owner> intents = new HashSet<>();
     }
@@ -52,7 +53,13 @@ public final class MutexLockManager extends LockManager {
         if (st.x != null && st.x != o) {
             return true;
         }
-        if (kind != X) {
+        if (kind == S || kind == I) {
+            return false;
+        }
+        if (st.u != null && st.u != o) {
+            return true;
+        }
+        if (kind == U) {
             return false;
         }
         for (Owner h : st.s) {
@@ -74,8 +81,14 @@ public final class MutexLockManager extends LockManager {
             st.intents.add(o);
         } else if (kind == S) {
             st.s.add(o);
+        } else if (kind == U) {
+            st.s.remove(o);
+            st.u = o;
         } else {
             st.s.remove(o);
+            if (st.u == o) {
+                st.u = null;
+            }
             st.x = o;
         }
     }
@@ -98,7 +111,7 @@ public final class MutexLockManager extends LockManager {
             return GRANTED_NOW;
         }
         Waiter w = o.waiter;
-        w.set(n, kind, converter, 0, 0, 0, r, txn);
+        w.set(n, kind, converter, 0, 0, 0, 0, r, txn);
         q.enqueue(w);
         o.waitingOn = w;
         o.endWrite();
@@ -182,13 +195,18 @@ public final class MutexLockManager extends LockManager {
             return;
         }
         State st = state(n);
-        if (fromMode == X && st.x == o) {
-            st.x = null;
-        } else if (fromMode == S) {
-            st.s.remove(o);
-        }
+        // what the new mode holds first, then what the old one held goes (downgrades, as on undo)
         if (toMode == S) {
             st.s.add(o);
+        } else if (toMode == U) {
+            st.u = o;
+        }
+        if (fromMode == X && st.x == o) {
+            st.x = null;
+        } else if (fromMode == U && st.u == o) {
+            st.u = null;
+        } else if (fromMode == S) {
+            st.s.remove(o);
         }
     }
 

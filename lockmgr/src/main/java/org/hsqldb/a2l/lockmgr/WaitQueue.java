@@ -74,11 +74,11 @@ final class WaitQueue {
     /**
      * Whether a waiter queued ahead of {@code self} (the whole queue when {@code self} is
      * null, i.e. for a new arrival) asks for a kind that conflicts with {@code kind}.
-     * Kinds conflict when either is X (S and I are mutually compatible).
+     * Kinds conflict when either is X, or both are U (S, U and I are otherwise compatible).
      */
     boolean conflictAhead(Waiter self, int kind) {
         for (Waiter e = head; e != null && e != self; e = e.next) {
-            if (e.kind == LockManager.X || kind == LockManager.X) {
+            if (LockManager.kindsConflict(e.kind, kind)) {
                 return true;
             }
         }

@@ -7,12 +7,12 @@ package org.hsqldb.a2l.lockmgr;
 final class Waiter {
     final Owner owner;
     LockName name;
-    /** S, X or I (intention, tables only). */
+    /** S, U, X or I (intention, tables only). */
     int kind;
     /** The owner already holds something on the name: it bypasses waiters that do not. */
     boolean converter;
-    /** The owner's own contribution to the name's word: S count, X bit, intention count. */
-    int selfS, selfX, selfI;
+    /** The owner's own contribution to the name: S count, X bit, intention count, U bit. */
+    int selfS, selfX, selfI, selfU;
     /** The caller's request (for an intention wait, the attribute request behind it). */
     LockRequest request;
     /** The duration asked for, for snapshots. */
@@ -27,7 +27,7 @@ final class Waiter {
         this.owner = owner;
     }
 
-    void set(LockName name, int kind, boolean converter, int selfS, int selfX, int selfI,
+    void set(LockName name, int kind, boolean converter, int selfS, int selfX, int selfI, int selfU,
             LockRequest request, boolean txn) {
         this.name = name;
         this.kind = kind;
@@ -35,6 +35,7 @@ final class Waiter {
         this.selfS = selfS;
         this.selfX = selfX;
         this.selfI = selfI;
+        this.selfU = selfU;
         this.request = request;
         this.txn = txn;
         this.thread = Thread.currentThread();

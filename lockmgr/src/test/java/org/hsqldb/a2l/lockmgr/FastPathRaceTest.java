@@ -23,10 +23,12 @@ class FastPathRaceTest {
     /**
      * @param readerLock what the readers take: "table" S(T), "attribute" S(T.a) (the
      *        table's intention against X(T)), "upgrade" S(T.a) while the writer upgrades
-     *        its S(T.a) to X
+     *        its S(T.a) to X, "update" S(T.a) while the writer takes U(T.a) and converts it
+     *        to X, "updaters" U(T.a) for every thread (U excludes U: one inside at a time)
      */
     @ParameterizedTest(name = "{0}, {1}")
-    @CsvSource({"fast, table", "fast, attribute", "fast, upgrade", "mutex, table"})
+    @CsvSource({"fast, table", "fast, attribute", "fast, upgrade", "fast, update", "fast, updaters",
+        "mutex, table", "mutex, updaters"})
     void readersAndAWriterNeverOverlap(String impl, String readerLock) throws Exception {
         LockManager m = impl.equals("fast") ? new FastLockManager() : new MutexLockManager();
         TableLock t = m.table("T", "T");
@@ -42,10 +44,19 @@ class FastPathRaceTest {
                 read = new LockRequest[] {LockRequest.s(a)};
                 write = new LockRequest[] {LockRequest.x(t)};
                 break;
+            case "update":
+                read = new LockRequest[] {LockRequest.s(a)};
+                write = new LockRequest[] {LockRequest.u(a), LockRequest.x(a)};
+                break;
+            case "updaters":
+                read = new LockRequest[] {LockRequest.s(t), LockRequest.u(a)};
+                write = read;
+                break;
             default:
                 read = new LockRequest[] {LockRequest.s(a)};
                 write = new LockRequest[] {LockRequest.s(a), LockRequest.x(a)};
         }
+        final boolean allUpdaters = readerLock.equals("updaters");
         AtomicInteger readers = new AtomicInteger(), writers = new AtomicInteger();
         ConcurrentLinkedQueue<String> errors = new ConcurrentLinkedQueue<>();
         long end = System.nanoTime() + RUN_NANOS;
@@ -53,7 +64,7 @@ class FastPathRaceTest {
         int[] rounds = new int[threads.length];
         for (int i = 0; i < threads.length; i++) {
             final int id = i;
-            final boolean writer = i == 0;
+            final boolean writer = i == 0 || allUpdaters;
             Owner o = m.register(i, writer ? "writer" : "reader");
             threads[i] = new Thread(() -> {
                 int n = 0;
@@ -65,7 +76,9 @@ class FastPathRaceTest {
                             return;
                         }
                         if (writer) {
-                            writers.incrementAndGet();
+                            if (writers.incrementAndGet() != 1) {
+                                errors.add("two writers (or U holders) granted together");
+                            }
                             if (readers.get() != 0) {
                                 errors.add("writer granted while a reader holds its lock");
                             }

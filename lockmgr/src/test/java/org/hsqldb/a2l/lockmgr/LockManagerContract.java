@@ -3,6 +3,7 @@ package org.hsqldb.a2l.lockmgr;
 import static org.hsqldb.a2l.lockmgr.LockDuration.STATEMENT;
 import static org.hsqldb.a2l.lockmgr.LockDuration.TRANSACTION;
 import static org.hsqldb.a2l.lockmgr.LockRequest.s;
+import static org.hsqldb.a2l.lockmgr.LockRequest.u;
 import static org.hsqldb.a2l.lockmgr.LockRequest.x;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -326,6 +327,131 @@ abstract class LockManagerContract {
         a.releaseAll();
         b.grant(s(t));
         b.grant(x(t)); // the victim retries and succeeds
+    }
+
+    @Test
+    void upgradeCountersSayWhichConversionsWaitedAndDeadlocked() {
+        Session a = session(1), b = session(2);
+        a.grant(s(t), s(ta));
+        b.grant(s(t), s(ta));
+        m.resetCounters();
+        Future<LockResult> au = a.start(x(ta));
+        awaitWaiting(a);
+        LockResult br = b.acquire(TRANSACTION, 0, x(ta));
+        assertEquals(Status.DEADLOCK, br.status());
+        b.releaseAll();
+        assertEquals(Status.GRANTED, get(au).status());
+        LockCounters c = m.counters();
+        assertEquals(1, c.upgrades(), c.toString()); // a's, granted
+        assertEquals(2, c.upgradeWaits(), c.toString()); // a's and b's both waited
+        assertEquals(1, c.deadlocks(), c.toString());
+        assertEquals(1, c.upgradeDeadlocks(), c.toString()); // b's refused request was a conversion
+    }
+
+    // ---- update (U) locks ----------------------------------------------------------------
+
+    @Test
+    void anUpdateLockLetsReadersInAndKeepsUpdatersAndWritersOut() {
+        Session a = session(1), b = session(2);
+        a.grant(s(t), u(ta));
+        assertEquals(LockMode.U, a.held(ta));
+        b.grant(s(t), s(ta)); // S is compatible with U
+        b.releaseAll();
+        assertEquals(Status.TIMEOUT, b.tryShort(s(t), u(ta)));
+        assertEquals(Status.TIMEOUT, b.tryShort(s(t), x(ta)));
+        assertEquals(Status.TIMEOUT, b.tryShort(x(t))); // U(T.a) keeps T's intention
+        b.grant(s(t), u(tb)); // another attribute
+        a.releaseAll();
+        b.grant(u(ta));
+    }
+
+    @Test
+    void anUpdateLockWaitsForAWriterAndAWriterForIt() {
+        Session a = session(1), b = session(2);
+        a.grant(s(t), x(ta));
+        assertEquals(Status.TIMEOUT, b.tryShort(s(t), u(ta)));
+        a.releaseAll();
+        b.grant(s(t), u(ta));
+        assertEquals(Status.TIMEOUT, a.tryShort(s(t), x(ta)));
+    }
+
+    @Test
+    void twoReadersForUpdateDoNotDeadlockWhereTwoPlainReadersDo() {
+        // S then X: both hold S, both convert, deadlock (upgradeDeadlock above); U then X: the
+        // second reader waits at its read, the first converts and commits, the second goes on
+        Session a = session(1), b = session(2);
+        a.grant(s(t), u(ta));
+        Future<LockResult> bu = b.start(s(t), u(ta));
+        awaitWaiting(b);
+        a.grant(x(ta)); // U -> X: no other reader of T.a
+        assertEquals(LockMode.X, a.held(ta));
+        assertFalse(bu.isDone());
+        a.releaseAll();
+        assertEquals(Status.GRANTED, get(bu).status());
+        b.grant(x(ta));
+        assertEquals(LockMode.X, b.held(ta));
+        assertEquals(0, m.counters().deadlocks());
+    }
+
+    @Test
+    void convertingAnUpdateLockWaitsForTheReadersItLetIn() {
+        Session a = session(1), b = session(2), c = session(3);
+        a.grant(s(t), u(ta));
+        b.grant(s(t), s(ta));
+        Future<LockResult> ax = a.start(x(ta));
+        awaitWaiting(a);
+        // the converter is queued: a new reader waits behind it rather than starve it
+        Future<LockResult> cs = c.start(s(t), s(ta));
+        awaitWaiting(c);
+        b.releaseAll();
+        assertEquals(Status.GRANTED, get(ax).status());
+        assertEquals(LockMode.X, a.held(ta));
+        assertFalse(cs.isDone());
+        a.releaseAll();
+        assertEquals(Status.GRANTED, get(cs).status());
+    }
+
+    @Test
+    void aReaderConvertsToUpdateAndAFailedConversionKeepsWhatWasHeld() {
+        Session a = session(1), b = session(2);
+        a.grant(s(t), s(ta));
+        a.grant(u(ta)); // S -> U
+        assertEquals(LockMode.U, a.held(ta));
+        b.grant(s(t), s(ta));
+        assertEquals(Status.TIMEOUT, a.tryShort(x(ta))); // U -> X waits for b's S; timed out
+        assertEquals(LockMode.U, a.held(ta)); // the failed call is undone: U again
+        assertEquals(Status.TIMEOUT, b.tryShort(u(ta)));
+        b.releaseAll();
+        a.grant(x(ta));
+        a.releaseAll();
+        b.grant(s(t), u(ta), s(tb));
+    }
+
+    @Test
+    void updateLocksLastForTheTransactionAndSurviveTheEarlyReleaseOfReadLocks() {
+        Session a = session(1), b = session(2);
+        a.grant(STATEMENT, s(t), u(ta), s(tb));
+        a.releaseStatementLocks();
+        assertEquals(LockMode.U, a.held(ta));
+        assertNull(a.held(tb));
+        a.grant(s(tc));
+        a.releaseShared();
+        assertEquals(LockMode.U, a.held(ta));
+        assertNull(a.held(tc));
+        assertEquals(Status.TIMEOUT, b.tryShort(u(ta)));
+        assertTrue(m.snapshot().stream().anyMatch(i -> i.mode() == LockMode.U && i.name() == ta
+                && i.duration() == TRANSACTION), m.snapshot().toString());
+    }
+
+    @Test
+    void aWholeTableUpdateLockExcludesUpdatersOfTheTableButNotItsReaders() {
+        Session a = session(1), b = session(2);
+        a.grant(u(t));
+        b.grant(s(t), s(ta), x(tb)); // S(T) and attributes are compatible with U(T)
+        assertEquals(Status.TIMEOUT, a.tryShort(x(t))); // converting U(T) waits for b's attributes
+        b.releaseAll();
+        assertEquals(Status.TIMEOUT, b.tryShort(u(t)));
+        a.grant(x(t));
     }
 
     // ---- durations and releases -------------------------------------------------------
@@ -714,7 +840,7 @@ abstract class LockManagerContract {
         assertTrue(c.waitNanos() > 0);
         assertEquals(0, c.deadlocks());
         m.resetCounters();
-        assertEquals(new LockCounters(0, 0, 0, 0, 0, 0, 0, 0, 0), m.counters());
+        assertEquals(new LockCounters(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0), m.counters());
         b.grant(s(u));
         assertEquals(1, m.counters().requests());
         m.unregister(b.o); // an owner's counts survive its unregistration

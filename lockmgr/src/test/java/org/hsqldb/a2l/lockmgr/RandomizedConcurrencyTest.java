@@ -87,7 +87,7 @@ class RandomizedConcurrencyTest {
 
         static boolean conflict(LockName n1, LockMode m1, LockName n2, LockMode m2) {
             if (n1 == n2) {
-                return m1 == LockMode.X || m2 == LockMode.X;
+                return m1 == LockMode.X || m2 == LockMode.X || (m1 == LockMode.U && m2 == LockMode.U);
             }
             if (n1 instanceof TableLock && n2 instanceof AttributeLock && n2.table() == n1) {
                 return m1 == LockMode.X;
@@ -258,13 +258,20 @@ class RandomizedConcurrencyTest {
                     for (int i = 1 + rnd.nextInt(3); i > 0; i--) {
                         set.add(LockRequest.s(t.attribute(rnd.nextInt(ATTRS), null)));
                     }
-                } else if (kind < 19) { // update
+                } else if (kind < 16) { // update
                     set.add(LockRequest.s(t));
                     for (int i = rnd.nextInt(3); i > 0; i--) {
                         set.add(LockRequest.s(t.attribute(rnd.nextInt(ATTRS), null)));
                     }
                     for (int i = 1 + rnd.nextInt(2); i > 0; i--) {
                         set.add(LockRequest.x(t.attribute(rnd.nextInt(ATTRS), null)));
+                    }
+                } else if (kind < 19) { // a read for update (U), a table's or an attribute's
+                    if (rnd.nextInt(4) == 0) {
+                        set.add(LockRequest.u(t));
+                    } else {
+                        set.add(LockRequest.s(t));
+                        set.add(LockRequest.u(t.attribute(rnd.nextInt(ATTRS), null)));
                     }
                 } else { // a bare attribute request, no table lock
                     set.add(rnd.nextBoolean() ? LockRequest.s(t.attribute(rnd.nextInt(ATTRS), null))
@@ -297,9 +304,9 @@ class RandomizedConcurrencyTest {
                         grantedRequests.addAndGet(set.length);
                         for (LockRequest q : set) {
                             Held h = model.get(q.name());
-                            LockMode mode = h != null && h.mode == LockMode.X ? LockMode.X : q.mode();
+                            LockMode mode = h != null && h.mode.covers(q.mode()) ? h.mode : q.mode();
                             boolean t = (h != null && h.txn) || d == LockDuration.TRANSACTION
-                                    || mode == LockMode.X;
+                                    || mode != LockMode.S;
                             model.put(q.name(), new Held(mode, t));
                         }
                         checker.set(o, model, true);
