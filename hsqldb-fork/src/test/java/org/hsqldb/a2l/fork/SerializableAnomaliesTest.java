@@ -24,7 +24,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * transaction with 40001; either way what each transaction sees and the
  * final state are those of a serial execution. The same holds when the
  * writers declare their write sets and release their read locks at their
- * first write (RbW-RL).
+ * first write (RbW-RL), and when the reads that precede a write say so with
+ * FOR UPDATE OF: both take the update lock at the read, so the second
+ * reader of what the first will write waits at its read rather than
+ * deadlocking at its write.
  */
 @RequiresPatch("Update-non-indexed-columns-in-place")
 class SerializableAnomaliesTest {
@@ -34,10 +37,15 @@ class SerializableAnomaliesTest {
     private SessionThread t1;
     private SessionThread t2;
 
-    /** How the sessions' first transactions run: plain 2PL, or RbW-RL with their write sets declared. */
+    /**
+     * How the sessions' first transactions run: plain 2PL; RbW-RL with their write sets
+     * declared; plain 2PL with the reads that precede a write of the same row made FOR
+     * UPDATE OF the column written.
+     */
     enum Release {
         AT_COMMIT,
-        EARLY
+        EARLY,
+        FOR_UPDATE
     }
 
     static Stream<Arguments> schedules() {
@@ -47,6 +55,8 @@ class SerializableAnomaliesTest {
         }
         b.add(Arguments.of(EngineMode.A2L, Release.EARLY));
         b.add(Arguments.of(EngineMode.LF, Release.EARLY));
+        b.add(Arguments.of(EngineMode.A2L, Release.FOR_UPDATE));
+        b.add(Arguments.of(EngineMode.LF, Release.FOR_UPDATE));
         return b.build();
     }
 
@@ -59,6 +69,9 @@ class SerializableAnomaliesTest {
         for (SessionThread t : new SessionThread[] {t1, t2}) {
             t.setAutoCommit(false);
             t.setIsolation(Connection.TRANSACTION_SERIALIZABLE);
+            if (release == Release.FOR_UPDATE) {
+                assumeTrue(PatchSeries.isApplied("Take-the-locks-of-SELECT-.-FOR-UPDATE"));
+            }
             if (release == Release.EARLY) {
                 assumeTrue(PatchSeries.isApplied("Release-read-locks-early"));
                 // each first transaction writes at most these; retries after a 40001 run plain
@@ -103,8 +116,23 @@ class SerializableAnomaliesTest {
     @MethodSource("schedules")
     void lostUpdate(EngineMode mode, Release release) throws Exception {
         open(mode, release);
-        long x1 = t1.queryLong("SELECT x FROM acc WHERE id = 1");
-        long x2 = t2.queryLong("SELECT x FROM acc WHERE id = 1");
+        String read = "SELECT x FROM acc WHERE id = 1" + (release == Release.FOR_UPDATE ? " FOR UPDATE OF x" : "");
+        long x1 = t1.queryLong(read);
+        if (readsForUpdate(release)) {
+            // the read takes the update lock on x: t2's read waits for t1's transaction
+            Future<Long> r2 = readLater(t2, read);
+            t2.awaitLockWait();
+            t1.execute("UPDATE acc SET x = " + (x1 + 10) + " WHERE id = 1");
+            t1.commit();
+            long x2 = SessionThread.await(r2);
+            assertEquals(60, x2, "t2 reads after t1's update");
+            t2.execute("UPDATE acc SET x = " + (x2 + 20) + " WHERE id = 1");
+            t2.commit();
+            assertEquals(80, t1.queryLong("SELECT x FROM acc WHERE id = 1"), "both increments count");
+            close();
+            return;
+        }
+        long x2 = t2.queryLong(read);
         Future<Integer> w1 = t1.submit("UPDATE acc SET x = " + (x1 + 10) + " WHERE id = 1");
         t1.awaitLockWait();
         SQLException victim = assertThrows(SQLException.class,
@@ -172,6 +200,19 @@ class SerializableAnomaliesTest {
         open(mode, release);
         // two doctors on call; each may go off call if the other stays: both must not
         assertEquals(2, t1.queryLong("SELECT COUNT(*) FROM acc WHERE oncall"));
+        if (release == Release.EARLY) {
+            // oncall is declared: the count takes its update lock, and t2's count waits for t1
+            Future<Long> count2 = readLater(t2, "SELECT COUNT(*) FROM acc WHERE oncall");
+            t2.awaitLockWait();
+            t1.execute("UPDATE acc SET oncall = FALSE WHERE id = 1");
+            t1.commit();
+            assertEquals(1, (long) SessionThread.await(count2), "t2 sees t1 went off call");
+            t2.commit();
+            assertEquals(1, t1.queryLong("SELECT COUNT(*) FROM acc WHERE oncall"));
+            close();
+            return;
+        }
+        // (a COUNT is not updatable: FOR UPDATE could not apply, the plain schedule follows)
         assertEquals(2, t2.queryLong("SELECT COUNT(*) FROM acc WHERE oncall"));
         Future<Integer> off1 = t1.submit("UPDATE acc SET oncall = FALSE WHERE id = 1");
         t1.awaitLockWait();
@@ -184,6 +225,11 @@ class SerializableAnomaliesTest {
         t2.commit();
         assertTrue(t1.queryLong("SELECT COUNT(*) FROM acc WHERE oncall") >= 1);
         close();
+    }
+
+    /** Whether the reads that precede a write take the update lock (declared, or FOR UPDATE). */
+    private static boolean readsForUpdate(Release release) {
+        return release != Release.AT_COMMIT;
     }
 
     private static Future<Long> readLater(SessionThread t, String sql) {

@@ -1,0 +1,168 @@
+package org.hsqldb.a2l.fork;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * SELECT ... FOR UPDATE [OF columns] under A2L takes, at the read, the update lock (U) on the
+ * columns it will update and S on the rest; under LF, X on the table as before. Two
+ * transactions that read for update and then write queue at the read instead of deadlocking at
+ * the write, which is what plain reads do.
+ */
+@RequiresPatch("Take-the-locks-of-SELECT-.-FOR-UPDATE")
+class ForUpdateTest {
+
+    private static final AtomicInteger databases = new AtomicInteger();
+
+    private static String url(EngineMode mode) {
+        return mode.url("jdbc:hsqldb:mem:forupdate" + databases.incrementAndGet());
+    }
+
+    private static void create(Connection c) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE d (id INT PRIMARY KEY, n INT, tax INT, ytd INT)");
+            s.execute("INSERT INTO d VALUES (1, 10, 1, 0), (2, 20, 2, 0)");
+        }
+    }
+
+    /** The statement's locks, sorted (their order in the set follows the names' creation). */
+    static List<String> explain(Connection c, String sql) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("EXPLAIN LOCKS FOR " + sql)) {
+            while (rs.next()) {
+                out.add(rs.getString(1) + " " + rs.getString(2));
+            }
+        }
+        java.util.Collections.sort(out);
+        return out;
+    }
+
+    @Test
+    void underA2lForUpdateOfTakesTheUpdateLockOnTheNamedColumnsAndUnderLfXOnTheTable() throws Exception {
+        try (Connection c = Engines.fork(url(EngineMode.A2L))) {
+            create(c);
+            assertEquals(List.of("DATABASE S", "PUBLIC.D S", "PUBLIC.D.ID S", "PUBLIC.D.N U", "PUBLIC.D.TAX S"),
+                    explain(c, "SELECT n, tax FROM d WHERE id = 1 FOR UPDATE OF n"));
+            // a column the select list does not show, as TPC-C's stock read names s_ytd
+            assertEquals(List.of("DATABASE S", "PUBLIC.D S", "PUBLIC.D.ID S", "PUBLIC.D.N U", "PUBLIC.D.TAX S",
+                    "PUBLIC.D.YTD U"), explain(c, "SELECT n, tax FROM d WHERE id = 1 FOR UPDATE OF n, ytd"));
+            // plain FOR UPDATE: the updatable columns of the select list
+            assertEquals(List.of("DATABASE S", "PUBLIC.D S", "PUBLIC.D.ID S", "PUBLIC.D.N U", "PUBLIC.D.TAX U"),
+                    explain(c, "SELECT n, tax FROM d WHERE id = 1 FOR UPDATE"));
+            SQLException e = assertThrows(SQLException.class,
+                    () -> explain(c, "SELECT n FROM d WHERE id = 1 FOR UPDATE OF nosuch"));
+            assertEquals("42501", e.getSQLState(), e.getMessage());
+        }
+        try (Connection c = Engines.fork(url(EngineMode.LF))) {
+            create(c);
+            assertEquals(List.of("DATABASE S", "PUBLIC.D X"), explain(c, "SELECT n, tax FROM d WHERE id = 1 FOR UPDATE OF n"));
+        }
+    }
+
+    @Test
+    void twoReadersForUpdateQueueAtTheReadWhereTwoPlainReadersDeadlockAtTheWrite() throws Exception {
+        String url = url(EngineMode.A2L);
+        try (SessionThread a = new SessionThread(Engines.fork(url), "a");
+             SessionThread b = new SessionThread(Engines.fork(url), "b");
+             SessionThread reader = new SessionThread(Engines.fork(url), "reader")) {
+            create(a.connection());
+            a.setAutoCommit(false);
+            b.setAutoCommit(false);
+            a.setIsolation(Connection.TRANSACTION_SERIALIZABLE);
+            b.setIsolation(Connection.TRANSACTION_SERIALIZABLE);
+
+            // plain reads: both take S(D.N), both convert, one is the deadlock victim
+            a.queryLong("SELECT n FROM d WHERE id = 1");
+            b.queryLong("SELECT n FROM d WHERE id = 2");
+            Future<Integer> aw = a.submit("UPDATE d SET n = n + 1 WHERE id = 1");
+            a.awaitLockWait();
+            SQLException victim = assertThrows(SQLException.class, () -> b.execute("UPDATE d SET n = n + 1 WHERE id = 2"));
+            assertEquals("40001", victim.getSQLState());
+            assertEquals(1, SessionThread.await(aw));
+            a.commit();
+            b.rollback();
+            long deadlocks = counter(reader, "DEADLOCKS");
+
+            // reads for update: b waits at its read, then goes on; no deadlock
+            a.queryLong("SELECT n FROM d WHERE id = 1 FOR UPDATE OF n");
+            assertEquals(20, reader.queryLong("SELECT n FROM d WHERE id = 2"), "plain readers share U");
+            Future<Integer> bRead = b.submit("SELECT n FROM d WHERE id = 2 FOR UPDATE OF n");
+            b.awaitLockWait();
+            assertFalse(bRead.isDone());
+            a.execute("UPDATE d SET n = n + 1 WHERE id = 1");
+            a.commit();
+            SessionThread.await(bRead);
+            b.execute("UPDATE d SET n = n + 1 WHERE id = 2");
+            b.commit();
+            assertEquals(deadlocks, counter(reader, "DEADLOCKS"));
+            assertEquals(12, reader.queryLong("SELECT n FROM d WHERE id = 1"));
+            assertEquals(21, reader.queryLong("SELECT n FROM d WHERE id = 2"));
+            assertTrue(counter(reader, "UPGRADES") > 0);
+            assertTrue(counter(reader, "UPGRADE_DEADLOCKS") >= 1, "the plain reads' deadlock was an upgrade's");
+        }
+    }
+
+    @Test
+    void theJvmPropertyTakesXAtTheReadInsteadToMeasureOneAgainstTheOther() throws Exception {
+        String before = System.getProperty("hsqldb.for_update_lock");
+        System.setProperty("hsqldb.for_update_lock", "X");
+        try (Connection c = Engines.fork(url(EngineMode.A2L))) {
+            create(c);
+            assertEquals(List.of("DATABASE S", "PUBLIC.D S", "PUBLIC.D.ID S", "PUBLIC.D.N X", "PUBLIC.D.TAX S"),
+                    explain(c, "SELECT n, tax FROM d WHERE id = 1 FOR UPDATE OF n"));
+        } finally {
+            if (before == null) {
+                System.clearProperty("hsqldb.for_update_lock");
+            } else {
+                System.setProperty("hsqldb.for_update_lock", before);
+            }
+        }
+    }
+
+    @Test
+    @RequiresPatch("Read-what-a-declared-write-set-names")
+    void aTransactionThatDeclaredItsWritesReadsThemWithTheUpdateLock() throws Exception {
+        String url = url(EngineMode.A2L);
+        try (SessionThread a = new SessionThread(Engines.fork(url), "a");
+             SessionThread b = new SessionThread(Engines.fork(url), "b")) {
+            create(a.connection());
+            for (SessionThread s : List.of(a, b)) {
+                s.setAutoCommit(false);
+                s.setIsolation(Connection.TRANSACTION_SERIALIZABLE);
+                s.execute("SET SESSION EARLY RELEASE TRUE");
+            }
+            a.execute("DECLARE WRITE SET d (n)");
+            a.queryLong("SELECT n FROM d WHERE id = 1");
+            assertEquals("U", a.queryString("SELECT LOCK_MODE FROM INFORMATION_SCHEMA.SYSTEM_LOCKS"
+                    + " WHERE SESSION_ID = SESSION_ID() AND LOCK_NAME = 'PUBLIC.D.N'"));
+            b.execute("DECLARE WRITE SET d (n)");
+            Future<Integer> bRead = b.submit("SELECT n FROM d WHERE id = 2");
+            b.awaitLockWait();
+            a.execute("UPDATE d SET n = n + 1 WHERE id = 1");
+            a.commit();
+            SessionThread.await(bRead);
+            b.execute("UPDATE d SET n = n + 1 WHERE id = 2");
+            b.commit();
+            assertEquals(11, a.queryLong("SELECT n FROM d WHERE id = 1"));
+            assertEquals(21, a.queryLong("SELECT n FROM d WHERE id = 2"));
+        }
+    }
+
+    private static long counter(SessionThread s, String name) throws SQLException {
+        return s.queryLong("SELECT COUNTER_VALUE FROM INFORMATION_SCHEMA.SYSTEM_LOCK_COUNTERS WHERE COUNTER_NAME = '"
+                + name + "'");
+    }
+}
