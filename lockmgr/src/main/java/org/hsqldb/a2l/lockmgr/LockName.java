@@ -7,7 +7,7 @@ package org.hsqldb.a2l.lockmgr;
  * execution, so that the hot path never hashes a key: the lock state lives in the
  * name object itself. A name belongs to the manager that made it.
  */
-public abstract sealed class LockName extends LockWordPad1 permits TableLock, AttributeLock {
+public abstract class LockName extends LockWordPad1 {
 
     final LockManager manager;
     /** Dense per-manager id, in creation order. */
@@ -21,6 +21,7 @@ public abstract sealed class LockName extends LockWordPad1 permits TableLock, At
     /** MutexLockManager's holder sets, guarded by its mutex. */
     Object mutexState;
 
+    // package-private: the only names are TableLock and AttributeLock
     LockName(LockManager manager, int id) {
         this.manager = manager;
         this.id = id;

@@ -7,15 +7,43 @@ import java.util.Objects;
  * computed once per compiled statement and passed as {@code LockRequest[]} to
  * {@link LockManager#acquire}; the requests are acquired in array order (see
  * {@link #canonical} for a deadlock-friendlier order).
- *
- * @param name the table or attribute to lock
- * @param mode S, U or X
  */
-public record LockRequest(LockName name, LockMode mode) {
+public final class LockRequest {
 
-    public LockRequest {
-        Objects.requireNonNull(name, "name");
-        Objects.requireNonNull(mode, "mode");
+    private final LockName name;
+    private final LockMode mode;
+
+    /**
+     * @param name the table or attribute to lock
+     * @param mode S, U or X
+     */
+    public LockRequest(LockName name, LockMode mode) {
+        this.name = Objects.requireNonNull(name, "name");
+        this.mode = Objects.requireNonNull(mode, "mode");
+    }
+
+    /** The table or attribute to lock. */
+    public LockName name() {
+        return name;
+    }
+
+    /** S, U or X. */
+    public LockMode mode() {
+        return mode;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (!(o instanceof LockRequest)) {
+            return false;
+        }
+        LockRequest r = (LockRequest) o;
+        return name == r.name && mode == r.mode;
+    }
+
+    @Override
+    public int hashCode() {
+        return System.identityHashCode(name) * 31 + mode.hashCode();
     }
 
     /** {@code S(name)}. */
