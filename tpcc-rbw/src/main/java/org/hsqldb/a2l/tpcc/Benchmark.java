@@ -81,6 +81,7 @@ public final class Benchmark {
     private IdleProbe idleProbe = () -> null;
     private final PrintStream log;
     private CommitListener commitListener = receipt -> { };
+    private ReadsForUpdate readsForUpdate = ReadsForUpdate.PLAIN;
 
     public Benchmark(Scale scale, NURandConstants loadConstants, long seed, ConnectionSource connections, Clock clock,
                      TransactionHook hook, CounterProbe counters, PrintStream log) {
@@ -106,6 +107,12 @@ public final class Benchmark {
     /** The probe's condition now (call it while every terminal is idle), or null. */
     public Consistency.Condition checkIdle() throws SQLException {
         return idleProbe.check();
+    }
+
+    /** Writes the reads that precede an update of the same rows in this form; returns this. */
+    public Benchmark readsForUpdate(ReadsForUpdate form) {
+        this.readsForUpdate = form;
+        return this;
     }
 
     /** Tells {@code listener} of every commit (see {@link CommitListener}); returns this. */
@@ -433,7 +440,7 @@ public final class Benchmark {
 
         @Override
         public void run() {
-            try (TransactionRunner runner = new TransactionRunner(connection, scale, clock, hook)) {
+            try (TransactionRunner runner = new TransactionRunner(connection, scale, clock, hook, readsForUpdate)) {
                 for (Turn turn; (turn = shared.awaitTurn(this)) != null; ) {
                     TxnInput input = inputs.next(turn.mix());
                     if (!runToCompletion(runner, input, turn.order())) break;

@@ -17,13 +17,20 @@ final class CustomerLookup {
     private final String countByName;
     private final String byName;
 
-    /** {@code columns} must start with c_id and c_credit, the rest are what the transaction displays. */
-    CustomerLookup(Statements s, String columns) {
+    /**
+     * {@code columns} must start with c_id and c_credit, the rest are what the transaction displays;
+     * {@code updates}, if any, are the columns the transaction will update in the customer found,
+     * and the reads ask for their write locks (see {@link ReadsForUpdate}). The count takes none: it
+     * does not say which customer will be updated.
+     */
+    CustomerLookup(Statements s, String columns, String... updates) {
         this.s = s;
-        this.byId = "SELECT " + columns + " FROM customer WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?";
-        this.countByName = "SELECT COUNT(c_id) FROM customer WHERE c_w_id = ? AND c_d_id = ? AND c_last = ?";
-        this.byName = "SELECT " + columns + " FROM customer WHERE c_w_id = ? AND c_d_id = ? AND c_last = ?"
+        String byId = "SELECT " + columns + " FROM customer WHERE c_w_id = ? AND c_d_id = ? AND c_id = ?";
+        String byName = "SELECT " + columns + " FROM customer WHERE c_w_id = ? AND c_d_id = ? AND c_last = ?"
                 + " ORDER BY c_first";
+        this.byId = updates.length == 0 ? byId : s.forUpdate(byId, updates);
+        this.countByName = "SELECT COUNT(c_id) FROM customer WHERE c_w_id = ? AND c_d_id = ? AND c_last = ?";
+        this.byName = updates.length == 0 ? byName : s.forUpdate(byName, updates);
     }
 
     Found find(int w, int d, TxnInput.CustomerRef ref) throws SQLException {

@@ -37,10 +37,13 @@ final class DeliveryTxn {
 
     private final Statements s;
     private final int districts;
+    // the order's customer is read before the order's carrier is set (see ReadsForUpdate)
+    private final String orderCustomer;
 
     DeliveryTxn(Statements s, int districts) {
         this.s = s;
         this.districts = districts;
+        this.orderCustomer = s.forUpdate(ORDER_CUSTOMER, "o_carrier_id");
     }
 
     /**
@@ -89,7 +92,7 @@ final class DeliveryTxn {
     }
 
     private int orderCustomer(int w, int d, int orderId) throws SQLException {
-        try (ResultSet rs = s.query(ORDER_CUSTOMER, w, d, orderId)) {
+        try (ResultSet rs = s.query(orderCustomer, w, d, orderId)) {
             if (!rs.next()) throw new SQLException("order " + orderId + " not found", "TPCC2");
             return rs.getInt(1);
         }

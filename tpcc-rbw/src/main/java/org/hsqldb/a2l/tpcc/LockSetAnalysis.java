@@ -32,8 +32,15 @@ import java.util.TreeSet;
  */
 public final class LockSetAnalysis {
 
-    /** One lock as EXPLAIN LOCKS names it: DATABASE, SCHEMA.TABLE or SCHEMA.TABLE.COLUMN. */
-    public record Lock(String name, boolean exclusive) {
+    /**
+     * One lock as EXPLAIN LOCKS names it: DATABASE, SCHEMA.TABLE or SCHEMA.TABLE.COLUMN; {@code update}
+     * is the update mode U a read for update takes (shared with readers, and made X by the write).
+     */
+    public record Lock(String name, boolean exclusive, boolean update) {
+
+        public Lock(String name, boolean exclusive) {
+            this(name, exclusive, false);
+        }
 
         boolean isDatabase() {
             return name.indexOf('.') < 0;
@@ -50,7 +57,7 @@ public final class LockSetAnalysis {
 
         @Override
         public String toString() {
-            return (exclusive ? "X(" : "S(") + name + ")";
+            return (exclusive ? "X(" : update ? "U(" : "S(") + name + ")";
         }
     }
 
@@ -95,6 +102,13 @@ public final class LockSetAnalysis {
      */
     public static Map<TxnType, Result> analyze(Connection connection, Scale scale, NURandConstants constants,
                                                long seed, StatementOrder order, int samples) throws SQLException {
+        return analyze(connection, scale, constants, seed, order, samples, ReadsForUpdate.PLAIN);
+    }
+
+    /** As above, with the reads that precede an update written in {@code reads}' form. */
+    public static Map<TxnType, Result> analyze(Connection connection, Scale scale, NURandConstants constants,
+                                               long seed, StatementOrder order, int samples, ReadsForUpdate reads)
+            throws SQLException {
         connection.setAutoCommit(false);
         connection.setTransactionIsolation(Connection.TRANSACTION_SERIALIZABLE);
         LockSetAnalysis analysis = new LockSetAnalysis(connection);
@@ -104,7 +118,7 @@ public final class LockSetAnalysis {
                     1, 1);
             List<List<String>> traces = new ArrayList<>();
             for (int i = 0; i < samples; i++) {
-                traces.add(trace(connection, scale, inputs.next(type), order));
+                traces.add(trace(connection, scale, inputs.next(type), order, reads));
             }
             results.put(type, analysis.analyze(type, traces));
         }
@@ -112,10 +126,10 @@ public final class LockSetAnalysis {
     }
 
     /** The SQL one transaction executes, in order; the transaction is rolled back. */
-    private static List<String> trace(Connection connection, Scale scale, TxnInput input, StatementOrder order)
-            throws SQLException {
+    private static List<String> trace(Connection connection, Scale scale, TxnInput input, StatementOrder order,
+                                      ReadsForUpdate reads) throws SQLException {
         List<String> executed = new ArrayList<>();
-        Statements statements = new Statements(connection);
+        Statements statements = new Statements(connection, reads);
         statements.trace(executed::add);
         Timestamp now = Timestamp.from(Instant.now());
         try {
@@ -279,7 +293,7 @@ public final class LockSetAnalysis {
         try (Statement s = connection.createStatement();
              ResultSet rs = s.executeQuery("EXPLAIN LOCKS FOR " + sql)) {
             while (rs.next()) {
-                locks.add(new Lock(rs.getString(1), "X".equals(rs.getString(2))));
+                locks.add(new Lock(rs.getString(1), "X".equals(rs.getString(2)), "U".equals(rs.getString(2))));
             }
         } catch (SQLException e) {
             throw new SQLException("the engine cannot report lock sets (EXPLAIN LOCKS FOR needs the fork): "

@@ -52,9 +52,17 @@ final class NewOrderTxn {
     record Placed(int orderId, BigDecimal total) {}
 
     private final Statements s;
+    // the reads of the district and the stock row precede their updates: they ask for the write
+    // locks of the columns the transaction will update (see ReadsForUpdate)
+    private final String district;
+    private final String[] stock = new String[11];
 
     NewOrderTxn(Statements s) {
         this.s = s;
+        this.district = s.forUpdate(DISTRICT, "d_next_o_id");
+        for (int d = 1; d <= 10; d++) {
+            stock[d] = s.forUpdate(STOCK[d], "s_quantity", "s_ytd", "s_order_cnt", "s_remote_cnt");
+        }
     }
 
     Placed run(TxnInput.NewOrder in, StatementOrder order, Timestamp now) throws SQLException, SpecRollback {
@@ -102,7 +110,7 @@ final class NewOrderTxn {
     }
 
     private District readDistrict(TxnInput.NewOrder in) throws SQLException {
-        try (ResultSet rs = s.query(DISTRICT, in.warehouseId(), in.districtId())) {
+        try (ResultSet rs = s.query(district, in.warehouseId(), in.districtId())) {
             if (!rs.next()) throw new SQLException("district " + in.districtId() + " not found", "TPCC2");
             return new District(rs.getInt(1), rs.getBigDecimal(2));
         }
@@ -116,7 +124,7 @@ final class NewOrderTxn {
     }
 
     private Stock readStock(TxnInput.NewOrder in, TxnInput.OrderLine line) throws SQLException {
-        try (ResultSet rs = s.query(STOCK[in.districtId()], line.supplyWarehouseId(), line.itemId())) {
+        try (ResultSet rs = s.query(stock[in.districtId()], line.supplyWarehouseId(), line.itemId())) {
             if (!rs.next()) throw new SQLException("stock " + line.itemId() + " not found", "TPCC2");
             return new Stock(rs.getInt(1), rs.getString(2), rs.getString(3));
         }

@@ -33,10 +33,19 @@ final class PaymentTxn {
 
     private final Statements s;
     private final CustomerLookup customers;
+    // reads that precede an update of the same rows ask for the write locks of the columns the
+    // update changes (see ReadsForUpdate); the original order updates the warehouse and the district
+    // before it reads them, so only RbW reads those two for update
+    private final String customerData;
+    private final String warehouseBeforeUpdate;
+    private final String districtBeforeUpdate;
 
     PaymentTxn(Statements s) {
         this.s = s;
-        this.customers = new CustomerLookup(s, CUSTOMER_COLUMNS);
+        this.customers = new CustomerLookup(s, CUSTOMER_COLUMNS, "c_balance", "c_ytd_payment", "c_payment_cnt");
+        this.customerData = s.forUpdate(CUSTOMER_DATA, "c_data");
+        this.warehouseBeforeUpdate = s.forUpdate(WAREHOUSE, "w_ytd");
+        this.districtBeforeUpdate = s.forUpdate(DISTRICT, "d_ytd");
     }
 
     /** Returns the id of the customer who paid (the input may name them by last name). */
@@ -54,8 +63,8 @@ final class PaymentTxn {
             if (badCredit(customer)) customerData = readCustomerData(in, customer);
             updateCustomer(in, customer, customerData);
         } else {
-            warehouseName = readName(WAREHOUSE, in.warehouseId());
-            districtName = readName(DISTRICT, in.warehouseId(), in.districtId());
+            warehouseName = readName(warehouseBeforeUpdate, in.warehouseId());
+            districtName = readName(districtBeforeUpdate, in.warehouseId(), in.districtId());
             customer = customers.find(in.customerWarehouseId(), in.customerDistrictId(), in.customer());
             if (badCredit(customer)) customerData = readCustomerData(in, customer);
             s.updateOne(UPDATE_WAREHOUSE, in.amount(), in.warehouseId());
@@ -79,7 +88,7 @@ final class PaymentTxn {
     }
 
     private String readCustomerData(TxnInput.Payment in, CustomerLookup.Found c) throws SQLException {
-        try (ResultSet rs = s.query(CUSTOMER_DATA, in.customerWarehouseId(), in.customerDistrictId(), c.id())) {
+        try (ResultSet rs = s.query(this.customerData, in.customerWarehouseId(), in.customerDistrictId(), c.id())) {
             if (!rs.next()) throw new SQLException("customer " + c.id() + " vanished", "TPCC2");
             return rs.getString(1);
         }

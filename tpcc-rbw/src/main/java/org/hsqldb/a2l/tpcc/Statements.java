@@ -12,11 +12,17 @@ import java.util.function.Consumer;
 public final class Statements implements AutoCloseable {
 
     private final Connection connection;
+    private final ReadsForUpdate readsForUpdate;
     private final Map<String, PreparedStatement> prepared = new HashMap<>();
     private Consumer<String> trace = sql -> { };
 
     public Statements(Connection connection) {
+        this(connection, ReadsForUpdate.PLAIN);
+    }
+
+    public Statements(Connection connection, ReadsForUpdate readsForUpdate) {
         this.connection = connection;
+        this.readsForUpdate = readsForUpdate;
     }
 
     public Connection connection() {
@@ -26,6 +32,14 @@ public final class Statements implements AutoCloseable {
     /** Tells {@code trace} the SQL of every statement executed from now on, in order. */
     public void trace(Consumer<String> trace) {
         this.trace = trace;
+    }
+
+    /**
+     * A read that precedes an update of the same rows, written as this connection's engine wants
+     * it; {@code columns} are the columns the transaction will update.
+     */
+    public String forUpdate(String select, String... columns) {
+        return readsForUpdate.apply(select, columns);
     }
 
     public PreparedStatement get(String sql) throws SQLException {

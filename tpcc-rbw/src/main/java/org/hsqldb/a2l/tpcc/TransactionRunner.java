@@ -29,8 +29,13 @@ public final class TransactionRunner implements AutoCloseable {
 
     public TransactionRunner(Connection connection, Scale scale, Clock clock, TransactionHook hook)
             throws SQLException {
+        this(connection, scale, clock, hook, ReadsForUpdate.PLAIN);
+    }
+
+    public TransactionRunner(Connection connection, Scale scale, Clock clock, TransactionHook hook,
+                             ReadsForUpdate readsForUpdate) throws SQLException {
         connection.setAutoCommit(false);
-        this.statements = new Statements(connection);
+        this.statements = new Statements(connection, readsForUpdate);
         this.clock = clock;
         this.hook = hook;
         this.newOrder = new NewOrderTxn(statements);

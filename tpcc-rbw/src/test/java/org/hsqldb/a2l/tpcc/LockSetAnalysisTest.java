@@ -28,10 +28,38 @@ class LockSetAnalysisTest {
     }
 
     private static Map<TxnType, LockSetAnalysis.Result> analyze(String config, StatementOrder order) throws Exception {
+        return analyze(config, order, ReadsForUpdate.PLAIN);
+    }
+
+    private static Map<TxnType, LockSetAnalysis.Result> analyze(String config, StatementOrder order,
+                                                                ReadsForUpdate reads) throws Exception {
         try (TestDatabase db = TestDatabase.load(config, SCALE, 7, Clock.systemUTC());
              Connection c = db.connect()) {
-            return LockSetAnalysis.analyze(c, SCALE, db.load.constants(), 7, order, 100);
+            return LockSetAnalysis.analyze(c, SCALE, db.load.constants(), 7, order, 100, reads);
         }
+    }
+
+    /** The reads that precede an update take the update mode on the columns they name, and only there. */
+    @Test
+    void underA2lReadsForUpdateTakeUOnTheColumnsTheyWillUpdate() throws Exception {
+        Map<TxnType, LockSetAnalysis.Result> r = analyze("fork-a2l", StatementOrder.ORIGINAL, ReadsForUpdate.FOR_UPDATE_OF);
+        LockSetAnalysis.Result newOrder = r.get(TxnType.NEW_ORDER);
+        String district = newOrder.statements().stream().filter(s -> s.startsWith("SELECT d_next_o_id"))
+                .findFirst().orElseThrow();
+        assertTrue(district.endsWith("FOR UPDATE OF d_next_o_id"), district);
+        List<String> locks = newOrder.locks().get(district).stream().map(Object::toString).toList();
+        assertTrue(locks.contains("U(PUBLIC.DISTRICT.D_NEXT_O_ID)"), locks.toString());
+        assertTrue(locks.contains("S(PUBLIC.DISTRICT.D_TAX)"), locks.toString());
+        String stock = newOrder.statements().stream().filter(s -> s.startsWith("SELECT s_quantity"))
+                .findFirst().orElseThrow();
+        List<String> stockLocks = newOrder.locks().get(stock).stream().map(Object::toString).toList();
+        for (String c : List.of("S_QUANTITY", "S_YTD", "S_ORDER_CNT", "S_REMOTE_CNT")) {
+            assertTrue(stockLocks.contains("U(PUBLIC.STOCK." + c + ")"), stockLocks.toString());
+        }
+        assertTrue(stockLocks.contains("S(PUBLIC.STOCK.S_DATA)"), stockLocks.toString());
+        // the write sets are what the writes change, whichever form the reads take
+        assertEquals(analyze("fork-a2l", StatementOrder.ORIGINAL).get(TxnType.NEW_ORDER).writeSet(),
+                newOrder.writeSet());
     }
 
     @Test

@@ -17,6 +17,8 @@ import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The two statement orders are the same business transactions: given the same inputs, one
@@ -67,21 +69,29 @@ class OrderEquivalenceTest {
     /** Runs the inputs one after the other on one connection; returns each one's outcome. */
     static List<TransactionRunner.Outcome> execute(TestDatabase db, StatementOrder order, TransactionHook hook)
             throws SQLException {
+        return execute(db, order, hook, ReadsForUpdate.PLAIN);
+    }
+
+    static List<TransactionRunner.Outcome> execute(TestDatabase db, StatementOrder order, TransactionHook hook,
+                                                   ReadsForUpdate reads) throws SQLException {
         List<TransactionRunner.Outcome> outcomes = new ArrayList<>();
-        try (Connection c = db.connect(); TransactionRunner runner = new TransactionRunner(c, SCALE, CLOCK, hook)) {
+        try (Connection c = db.connect();
+             TransactionRunner runner = new TransactionRunner(c, SCALE, CLOCK, hook, reads)) {
             c.setTransactionIsolation(Connection.TRANSACTION_SERIALIZABLE);
             for (TxnInput in : inputs) outcomes.add(runner.execute(in, order));
         }
         return outcomes;
     }
 
-    @Test
-    void originalAndRbwLeaveIdenticalDatabases() throws Exception {
+    /** Plain reads as in the thesis, and the reads for update each engine configuration asks for. */
+    @ParameterizedTest
+    @EnumSource(ReadsForUpdate.class)
+    void originalAndRbwLeaveIdenticalDatabases(ReadsForUpdate reads) throws Exception {
         try (TestDatabase original = TestDatabase.load("upstream", SCALE, SEED, CLOCK);
              TestDatabase rbw = TestDatabase.load("upstream", SCALE, SEED, CLOCK)) {
             assertEquals(List.of(), TableDiff.diff(original.connection, rbw.connection, 10), "loads differ");
-            List<TransactionRunner.Outcome> a = execute(original, StatementOrder.ORIGINAL, TransactionHook.NONE);
-            List<TransactionRunner.Outcome> b = execute(rbw, StatementOrder.RBW, TransactionHook.NONE);
+            List<TransactionRunner.Outcome> a = execute(original, StatementOrder.ORIGINAL, TransactionHook.NONE, reads);
+            List<TransactionRunner.Outcome> b = execute(rbw, StatementOrder.RBW, TransactionHook.NONE, reads);
             assertEquals(a, b, "outcomes per transaction");
             assertTrue(a.contains(TransactionRunner.Outcome.SPEC_ROLLBACK));
             assertEquals(List.of(), TableDiff.diff(original.connection, rbw.connection, 10));

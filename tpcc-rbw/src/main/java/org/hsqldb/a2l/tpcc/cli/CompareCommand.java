@@ -51,6 +51,11 @@ public final class CompareCommand implements Callable<Integer> {
                     + " fork-mvlocks and fork-mvcc)")
     List<String> configs = new ArrayList<>();
 
+    @Option(names = "--plain-reads",
+            description = "plain SELECTs where TPC-C reads rows it then updates, in every configuration"
+                    + " (default: each configuration's form, FOR UPDATE [OF columns])")
+    boolean plainReads;
+
     @Option(names = "--orders", paramLabel = "ORDER", split = ",", description = "default: original,rbw")
     List<StatementOrder> orders = new ArrayList<>(List.of(StatementOrder.ORIGINAL, StatementOrder.RBW));
 
@@ -109,9 +114,10 @@ public final class CompareCommand implements Callable<Integer> {
         if (configs.isEmpty()) {
             candidates.add(EngineOptions.named("upstream"));
             // the comparison is upstream LOCKS against the fork's locking modes; upstream's own MV modes
-            // on the fork jar are in the registry for the reliability tests
-            registry.all().stream().filter(c -> c.jar() == EngineConfig.JarKind.FORK && !c.isMultiVersion())
-                    .forEach(candidates::add);
+            // on the fork jar are in the registry for the reliability tests, and variants (another
+            // form of the reads, a JVM property) for measurements that name them
+            registry.all().stream().filter(c -> c.jar() == EngineConfig.JarKind.FORK && !c.isMultiVersion()
+                    && !c.isVariant()).forEach(candidates::add);
         } else {
             for (String name : configs) candidates.add(EngineOptions.named(name));
         }
@@ -217,6 +223,7 @@ public final class CompareCommand implements Callable<Integer> {
                 "--progress", seconds + warmup >= 20 ? "10" : "0", "--rep", "" + rep, "--out", out.toString(),
                 "--run-folder", runDir.toString(),
                 "--points", String.join(",", points.stream().map(Point::toString).toList())));
+        if (plainReads) cmd.add("--plain-reads");
         String prefix = "[" + c.name() + " rep " + rep + "] ";
         System.out.println(prefix + "points " + points);
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();

@@ -3,6 +3,7 @@ package org.hsqldb.a2l.tpcc.cli;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.hsqldb.a2l.tpcc.ReadsForUpdate;
 import org.hsqldb.a2l.tpcc.engine.EngineConfig;
 import org.hsqldb.a2l.tpcc.engine.EngineJars;
 import org.hsqldb.a2l.tpcc.engine.EngineRegistry;
@@ -29,6 +30,11 @@ public final class EngineOptions {
 
     @Option(names = "--password", description = "password for --url") String password;
 
+    @Option(names = "--plain-reads",
+            description = "plain SELECTs where TPC-C reads rows it then updates (default: the configuration's"
+                    + " form, FOR UPDATE [OF columns]), to measure the thesis' reads")
+    boolean plainReads;
+
     @Option(names = "--fork-jar", paramLabel = "JAR", description = "the fork jar (default: hsqldb-fork/target/hsqldb-2.7.4-a2l.jar)")
     Path forkJar;
 
@@ -40,13 +46,16 @@ public final class EngineOptions {
     }
 
     EngineConfig resolve() {
+        EngineConfig resolved;
         if (url != null) {
             if (config != null) throw new UsageException("--config and --url exclude each other");
             if (jars.isEmpty()) throw new UsageException("--url needs --jar with the driver's jar(s)");
-            return EngineConfig.custom(url, jars, driver, user, password);
+            resolved = EngineConfig.custom(url, jars, driver, user, password);
+        } else {
+            if (!jars.isEmpty()) throw new UsageException("--jar goes with --url");
+            resolved = named(config == null ? "upstream" : config);
         }
-        if (!jars.isEmpty()) throw new UsageException("--jar goes with --url");
-        return named(config == null ? "upstream" : config);
+        return plainReads ? resolved.withReads(ReadsForUpdate.PLAIN) : resolved;
     }
 
     static EngineConfig named(String name) {

@@ -63,7 +63,7 @@ public final class LockSetsCommand implements Callable<Integer> {
             Loader.Result load = new Loader(scale, seed, Instant.now(), engine::connect, 2, out).load();
             Map<TxnType, LockSetAnalysis.Result> results;
             try (Connection c = engine.connect()) {
-                results = LockSetAnalysis.analyze(c, scale, load.constants(), seed, order, samples);
+                results = LockSetAnalysis.analyze(c, scale, load.constants(), seed, order, samples, config.reads());
             }
             boolean clean = true;
             for (LockSetAnalysis.Result r : results.values()) {

@@ -143,7 +143,7 @@ public final class MeasurementRun {
             Benchmark benchmark = new Benchmark(plan.scale(), load.constants(), plan.seed(), engine::connect,
                     clock, hook, () -> EngineCounters.read(admin, config), out);
             if (acks != null) benchmark.onCommit(acks);
-            benchmark.idleProbe(() -> IdleLocks.check(admin, config));
+            benchmark.idleProbe(() -> IdleLocks.check(admin, config)).readsForUpdate(config.reads());
 
             boolean allConsistent = true;
             int index = 0;

@@ -131,7 +131,8 @@ public final class Soak {
                 throw new EngineException("hook " + config.hook() + " of " + config.name() + ": " + e.getMessage());
             }
             Benchmark benchmark = new Benchmark(plan.scale(), load.constants(), plan.seed(), engine::connect,
-                    Clock.systemUTC(), hook, null, out).idleProbe(() -> IdleLocks.check(admin, config));
+                    Clock.systemUTC(), hook, null, out).idleProbe(() -> IdleLocks.check(admin, config))
+                    .readsForUpdate(config.reads());
             periods(plan, benchmark, admin, rbwOnly, result, file, out);
 
             IndexCheck.Result index = IndexCheck.run(admin);

@@ -68,6 +68,8 @@ public final class Engine {
         if (!config.isHsqldb() && (database.isFile() || database.served())) {
             throw new EngineException("file databases and the network server are for HSQLDB configurations only");
         }
+        // read by the engine when it opens a database (the fork's hsqldb.for_update_lock, say)
+        config.systemProperties().forEach(System::setProperty);
         List<Path> paths = new ArrayList<>();
         if (config.isHsqldb()) {
             String missing = jars.missingMessage(config.jar());

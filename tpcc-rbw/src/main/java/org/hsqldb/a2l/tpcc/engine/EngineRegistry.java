@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import org.hsqldb.a2l.tpcc.ReadsForUpdate;
 import org.hsqldb.a2l.tpcc.TransactionHooks;
 
 /** The named engine configurations, read from {@code engine-configs.txt} (one line per configuration). */
@@ -43,9 +44,9 @@ public final class EngineRegistry {
             String trimmed = line.strip();
             if (trimmed.isEmpty() || trimmed.startsWith("#")) continue;
             String[] f = Arrays.stream(trimmed.split("\\|", -1)).map(String::strip).toArray(String[]::new);
-            if (f.length < 3 || f.length > 5 || f[0].isEmpty()) {
+            if (f.length < 3 || f.length > 6 || f[0].isEmpty()) {
                 throw new IllegalArgumentException(RESOURCE + " line " + n + ": expected name | jar | URL properties"
-                        + " [| setup SQL [| hook]]: " + line);
+                        + " [| setup SQL [| hook [| options]]]: " + line);
             }
             EngineConfig.JarKind jar = switch (f[1].toLowerCase(Locale.ROOT)) {
                 case "upstream" -> EngineConfig.JarKind.UPSTREAM;
@@ -59,11 +60,41 @@ public final class EngineRegistry {
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException(RESOURCE + " line " + n + ": " + e.getMessage());
             }
-            if (configs.put(f[0], EngineConfig.hsqldb(f[0], jar, f[2], setup, hook)) != null) {
+            EngineConfig config = EngineConfig.hsqldb(f[0], jar, f[2], setup, hook);
+            if (f.length > 5) {
+                try {
+                    config = withOptions(config, f[5]);
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException(RESOURCE + " line " + n + ": " + e.getMessage());
+                }
+            }
+            if (configs.put(f[0], config) != null) {
                 throw new IllegalArgumentException(RESOURCE + " line " + n + ": duplicate name " + f[0]);
             }
         }
         return new EngineRegistry(configs);
+    }
+
+    /** Applies the options field: space-separated {@code reads=FORM} and {@code property=KEY=VALUE}. */
+    static EngineConfig withOptions(EngineConfig config, String options) {
+        Map<String, String> properties = new LinkedHashMap<>();
+        for (String option : options.split("\\s+")) {
+            if (option.isEmpty()) continue;
+            int eq = option.indexOf('=');
+            String key = eq < 0 ? option : option.substring(0, eq);
+            String value = eq < 0 ? "" : option.substring(eq + 1);
+            switch (key) {
+                case "reads" -> config = config.withReads(ReadsForUpdate.parse(value));
+                case "property" -> {
+                    int at = value.indexOf('=');
+                    if (at <= 0) throw new IllegalArgumentException("property needs KEY=VALUE: " + option);
+                    properties.put(value.substring(0, at), value.substring(at + 1));
+                }
+                default -> throw new IllegalArgumentException("unknown option '" + option
+                        + "' (known: reads=plain|for-update|for-update-of, property=KEY=VALUE)");
+            }
+        }
+        return properties.isEmpty() ? config : config.withSystemProperties(properties);
     }
 
     private static List<String> splitStatements(String sql) {

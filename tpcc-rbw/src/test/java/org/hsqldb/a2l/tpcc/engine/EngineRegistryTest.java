@@ -1,11 +1,14 @@
 package org.hsqldb.a2l.tpcc.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import java.util.Map;
+import org.hsqldb.a2l.tpcc.ReadsForUpdate;
 import org.junit.jupiter.api.Test;
 
 class EngineRegistryTest {
@@ -14,7 +17,8 @@ class EngineRegistryTest {
     void theStartingConfigurationsAreThere() {
         EngineRegistry r = EngineRegistry.load();
         assertEquals(List.of("upstream", "upstream-mvcc", "upstream-mvlocks", "fork-locks", "fork-lf", "fork-a2l",
-                "fork-a2l-latched", "fork-lf-rl", "fork-a2l-rl", "fork-mvlocks", "fork-mvcc"), r.names());
+                "fork-a2l-latched", "fork-lf-rl", "fork-a2l-rl", "fork-mvlocks", "fork-mvcc", "fork-a2l-plain",
+                "fork-a2l-xread"), r.names());
         assertEquals("declared-write-sets", r.find("fork-a2l-rl").orElseThrow().hook());
         EngineConfig up = r.find("upstream").orElseThrow();
         assertEquals(EngineConfig.JarKind.UPSTREAM, up.jar());
@@ -35,6 +39,29 @@ class EngineRegistryTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> EngineRegistry.parse(List.of("a | fork | x | | no-such-hook")));
         assertTrue(e.getMessage().contains("no-such-hook"), e.getMessage());
+    }
+
+    @Test
+    void optionsMakeVariants() {
+        EngineRegistry r = EngineRegistry.load();
+        EngineConfig a2l = r.find("fork-a2l").orElseThrow();
+        assertEquals(ReadsForUpdate.FOR_UPDATE_OF, a2l.reads());
+        assertFalse(a2l.isVariant());
+        EngineConfig plain = r.find("fork-a2l-plain").orElseThrow();
+        assertEquals(ReadsForUpdate.PLAIN, plain.reads());
+        assertTrue(plain.isVariant());
+        EngineConfig xread = r.find("fork-a2l-xread").orElseThrow();
+        assertEquals(Map.of("hsqldb.for_update_lock", "X"), xread.systemProperties());
+        assertTrue(xread.isVariant());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> EngineRegistry.parse(List.of("a | fork | x | | none | reads=sometimes")));
+        assertTrue(e.getMessage().contains("line 1") && e.getMessage().contains("sometimes"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class,
+                () -> EngineRegistry.parse(List.of("a | fork | x | | none | colour=blue")));
+        assertTrue(e.getMessage().contains("colour=blue"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class,
+                () -> EngineRegistry.parse(List.of("a | fork | x | | none | property=novalue")));
+        assertTrue(e.getMessage().contains("KEY=VALUE"), e.getMessage());
     }
 
     @Test
