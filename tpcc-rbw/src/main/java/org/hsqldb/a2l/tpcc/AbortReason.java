@@ -7,7 +7,9 @@ import java.util.Set;
 /**
  * Why a transaction attempt did not commit. Engine aborts that a retry can cure (deadlock
  * victim, serialization failure, lock timeout) are retried with the same input; the spec's
- * New-Order rollback and anything unexpected are not.
+ * New-Order rollback and anything unexpected are not. The {@link #injected} reasons are the
+ * chaos run's faults ({@link FaultInjector}): {@link #classify} never returns them, the terminal
+ * that knows the fault does.
  */
 public enum AbortReason {
     SPEC_ROLLBACK("spec_rollback", false),
@@ -21,14 +23,30 @@ public enum AbortReason {
     SERIALIZATION_FAILURE("serialization_failure", true),
     /** HYT00 (H2), 40XL1/40XL2 (Derby), 55P03 (PostgreSQL), 40502 (HSQLDB statement timeout). */
     LOCK_TIMEOUT("lock_timeout", true),
-    OTHER("other", false);
+    OTHER("other", false),
+    /** A statement of the attempt was ended by Statement.cancel() from another thread (HSQLDB: 40502). */
+    CANCELLED("cancelled", true, true),
+    /** A statement of the attempt ran with a JDBC query timeout and was ended by it (HSQLDB: 40502). */
+    TIMED_OUT("timed_out", true, true),
+    /**
+     * The terminal closed its connection in the middle of the attempt; it reconnects and goes on
+     * with its next input (the transaction was never acknowledged, so it is not retried).
+     */
+    CLOSED("closed", false, true);
 
     public final String label;
     public final boolean retried;
+    /** A fault the harness injected, not something the engine decided; zero outside chaos runs. */
+    public final boolean injected;
 
     AbortReason(String label, boolean retried) {
+        this(label, retried, false);
+    }
+
+    AbortReason(String label, boolean retried, boolean injected) {
         this.label = label;
         this.retried = retried;
+        this.injected = injected;
     }
 
     private static final Set<String> SERIALIZATION = Set.of("40001", "40501", "90131");

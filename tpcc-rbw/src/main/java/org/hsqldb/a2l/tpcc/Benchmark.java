@@ -4,12 +4,14 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
 import java.util.function.BooleanSupplier;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
@@ -82,6 +84,7 @@ public final class Benchmark {
     private final PrintStream log;
     private CommitListener commitListener = receipt -> { };
     private ReadsForUpdate readsForUpdate = ReadsForUpdate.PLAIN;
+    private boolean faults;
 
     public Benchmark(Scale scale, NURandConstants loadConstants, long seed, ConnectionSource connections, Clock clock,
                      TransactionHook hook, CounterProbe counters, PrintStream log) {
@@ -118,6 +121,15 @@ public final class Benchmark {
     /** Tells {@code listener} of every commit (see {@link CommitListener}); returns this. */
     public Benchmark onCommit(CommitListener listener) {
         this.commitListener = listener;
+        return this;
+    }
+
+    /**
+     * Lets the terminals opened from now on take faults ({@link Terminals#cancel},
+     * {@link Terminals#closeMidTransaction}, {@link Terminals#queryTimeout}); returns this.
+     */
+    public Benchmark faultInjection() {
+        this.faults = true;
         return this;
     }
 
@@ -211,6 +223,13 @@ public final class Benchmark {
         /** What the terminals did since the last resume. */
         public record Period(TerminalStats stats, List<String> otherErrors) {}
 
+        /**
+         * What a terminal is doing at a glance: between transactions (parked, backing off before a
+         * retry, logging a commit), inside a transaction attempt with its thread blocked (in the
+         * engine: a lock wait), or inside one running.
+         */
+        public enum Activity { IDLE, WAITING, RUNNING }
+
         private final List<Connection> opened = new ArrayList<>();
         private final List<Terminal> terminals = new ArrayList<>();
         private final LongAdder liveCommitted = new LongAdder();
@@ -218,6 +237,7 @@ public final class Benchmark {
         private final List<String> otherErrors = Collections.synchronizedList(new ArrayList<>());
         private final AtomicReference<Throwable> fatal = new AtomicReference<>();
         private final int retryBackoffMicros;
+        private final int isolation;
         private final long stallNanos;
         private volatile EngineStalledException stalled;
         // guarded by this; the volatile ones are also read without the lock on the terminals' fast path
@@ -233,6 +253,7 @@ public final class Benchmark {
         private Terminals(int clients, int isolation, long seed, int retryBackoffMicros, long stallSeconds)
                 throws SQLException {
             this.retryBackoffMicros = retryBackoffMicros;
+            this.isolation = isolation;
             this.stallNanos = stallSeconds * 1_000_000_000L;
             try {
                 for (int t = 0; t < clients; t++) {
@@ -248,7 +269,7 @@ public final class Benchmark {
             for (int t = 0; t < clients; t++) {
                 InputGenerator inputs = new InputGenerator(scale, runConstants, TpccRandom.derived(seed, "terminal", t),
                         InputGenerator.homeWarehouseOf(t, scale), InputGenerator.districtOf(t, scale));
-                terminals.add(new Terminal(t, opened.get(t), inputs, this));
+                terminals.add(new Terminal(t, opened.get(t), inputs, this, seed * 0x9E3779B97F4A7C15L + t));
             }
             alive = clients;
             for (Terminal t : terminals) t.thread.start();
@@ -358,6 +379,76 @@ public final class Benchmark {
             return liveAborts.sum();
         }
 
+        public int size() {
+            return terminals.size();
+        }
+
+        /** What terminal {@code t} is doing now (a glance: it may have moved on when you act on it). */
+        public Activity activity(int t) {
+            return terminals.get(t).activity();
+        }
+
+        /**
+         * Statement.cancel() on terminal {@code t}'s connection (a statement of its own, made when the
+         * connection was opened): HSQLDB then ends whatever that session executes, a lock wait
+         * included, with 40502. The terminal counts the attempt {@code cancelled} and retries it. A
+         * cancel that finds the session between statements of a transaction ends its next statement;
+         * one that finds it outside a transaction does nothing. Returns the terminal's activity at
+         * the moment of the cancel.
+         */
+        public Activity cancel(int t) throws SQLException {
+            Terminal x = faultable(t);
+            synchronized (x.faultLock) {
+                Activity a = x.activity();
+                if (x.cancelHandle == null) return a;
+                // under faultLock: the terminal cannot begin its next attempt before the cancel is done
+                x.cancelSent = true;
+                x.cancelHandle.cancel();
+                return a;
+            }
+        }
+
+        /**
+         * Asks terminal {@code t} to close its connection in the middle of its next transaction
+         * (after one of its statements, at a random one, at the latest before its commit), then
+         * open a new one and go on with its next input. The attempt counts {@code closed}; it was
+         * never acknowledged, so it is not retried.
+         */
+        public void closeMidTransaction(int t) {
+            faultable(t).closeWanted = true;
+        }
+
+        /** Terminal {@code t}'s statements run with this JDBC query timeout from its next statement on (0: none). */
+        public void queryTimeout(int t, int seconds) {
+            faultable(t).wantedTimeout = seconds;
+        }
+
+        private Terminal faultable(int t) {
+            if (!faults) throw new IllegalStateException("the terminals were opened without faultInjection()");
+            return terminals.get(t);
+        }
+
+        /** A connection a terminal opens to replace one it closed: closed with the others. */
+        private Connection reopen() throws SQLException {
+            // not under this monitor: pause() must be able to see a stall while an engine refuses connections
+            Connection c = connections.open();
+            try {
+                c.setAutoCommit(false);
+                c.setTransactionIsolation(isolation);
+                synchronized (this) {
+                    if (!closed) {
+                        opened.add(c);
+                        return c;
+                    }
+                }
+            } catch (SQLException e) {
+                c.close();
+                throw e;
+            }
+            c.close();
+            throw new SQLException("the terminals are closed", "08003");
+        }
+
         /** A terminal's next step: the mix and order to run, or null when it is to end. */
         private Turn awaitTurn(Terminal self) throws InterruptedException {
             if (!pauseRequested && !stop) return turn;
@@ -406,7 +497,11 @@ public final class Benchmark {
         }
 
         private void closeConnections() {
-            for (Connection c : opened) {
+            List<Connection> all;
+            synchronized (this) {
+                all = List.copyOf(opened);
+            }
+            for (Connection c : all) {
                 try {
                     c.close();
                 } catch (SQLException ignored) {
@@ -418,6 +513,14 @@ public final class Benchmark {
 
     private record Turn(Mix mix, StatementOrder order) {}
 
+    /** The SQLException of an attempt whose terminal closed its connection on purpose (a chaos fault). */
+    static final class ClosedByFault extends SQLException {
+        ClosedByFault(int executed) {
+            super("the terminal closed its connection after " + executed + " statement(s) of the transaction"
+                    + " (injected fault)", "08003");
+        }
+    }
+
     private final class Terminal implements Runnable {
         final Thread thread;
         final int index;
@@ -425,50 +528,143 @@ public final class Benchmark {
         boolean parked;
         // replaced by the controller while this terminal is parked
         TerminalStats stats = new TerminalStats();
-        private final Connection connection;
         private final InputGenerator inputs;
         private final Terminals shared;
+        // replaced (under faultLock) when a fault closes the connection
+        private Connection connection;
+        private TransactionRunner runner;
 
-        Terminal(int index, Connection connection, InputGenerator inputs, Terminals shared) {
+        // faults, see Terminals.cancel, closeMidTransaction and queryTimeout
+        final Object faultLock = new Object();
+        /** A statement of the current connection to cancel through; null when there are no faults. */
+        Statement cancelHandle;
+        /** A cancel was sent since the current attempt began (guarded by faultLock). */
+        boolean cancelSent;
+        volatile boolean inAttempt;
+        volatile boolean closeWanted;
+        volatile int wantedTimeout;
+        private int appliedTimeout;
+        private boolean attemptTimed;
+        private final SplittableRandom faultRandom;
+
+        Terminal(int index, Connection connection, InputGenerator inputs, Terminals shared, long faultSeed) {
             this.index = index;
             this.connection = connection;
             this.inputs = inputs;
             this.shared = shared;
+            this.faultRandom = new SplittableRandom(faultSeed);
             this.thread = new Thread(this, "tpcc-terminal-" + index);
             thread.setDaemon(true);
         }
 
         @Override
         public void run() {
-            try (TransactionRunner runner = new TransactionRunner(connection, scale, clock, hook, readsForUpdate)) {
+            try {
+                runner = newRunner(connection);
                 for (Turn turn; (turn = shared.awaitTurn(this)) != null; ) {
                     TxnInput input = inputs.next(turn.mix());
-                    if (!runToCompletion(runner, input, turn.order())) break;
+                    if (!runToCompletion(input, turn.order())) break;
                 }
             } catch (Throwable t) {
                 shared.failed(t);
             } finally {
+                if (runner != null) runner.close();
                 shared.ended();
             }
         }
 
+        private TransactionRunner newRunner(Connection c) throws SQLException {
+            TransactionRunner r = new TransactionRunner(c, scale, clock, hook, readsForUpdate);
+            Statement handle = faults ? c.createStatement() : null;
+            synchronized (faultLock) {
+                connection = c;
+                cancelHandle = handle;
+            }
+            if (faults) {
+                r.checkpoint(this::checkpoint);
+                appliedTimeout = 0;
+            }
+            return r;
+        }
+
+        Terminals.Activity activity() {
+            if (!inAttempt) return Terminals.Activity.IDLE;
+            Thread.State state = thread.getState();
+            return state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING
+                    || state == Thread.State.BLOCKED ? Terminals.Activity.WAITING : Terminals.Activity.RUNNING;
+        }
+
+        private void beginAttempt() {
+            if (!faults) return;
+            synchronized (faultLock) {
+                cancelSent = false;
+            }
+            attemptTimed = false;
+            inAttempt = true;
+        }
+
+        /** Before each statement and the commit of an attempt: apply the wanted timeout, close if asked to. */
+        private void checkpoint(int executed, boolean commit) throws SQLException {
+            int timeout = wantedTimeout;
+            if (timeout != appliedTimeout) {
+                runner.queryTimeout(timeout);
+                appliedTimeout = timeout;
+            }
+            if (timeout > 0) attemptTimed = true;
+            if (closeWanted && executed > 0 && (commit || faultRandom.nextInt(4) == 0)) {
+                closeWanted = false;
+                synchronized (faultLock) {
+                    cancelHandle = null;
+                    try {
+                        connection.close();
+                    } catch (SQLException ignored) {
+                        // closed anyway
+                    }
+                }
+                throw new ClosedByFault(executed);
+            }
+        }
+
+        /** Why the attempt failed: the injected faults first (only the terminal knows them), then the engine's code. */
+        private AbortReason classify(SQLException e) {
+            if (e instanceof ClosedByFault) return AbortReason.CLOSED;
+            if (faults && "40502".equals(e.getSQLState())) {
+                boolean cancelled;
+                synchronized (faultLock) {
+                    cancelled = cancelSent;
+                }
+                if (cancelled) return AbortReason.CANCELLED;
+                if (attemptTimed) return AbortReason.TIMED_OUT;
+            }
+            return AbortReason.classify(e);
+        }
+
         /** Returns false when the connection is gone and this terminal cannot go on. */
-        private boolean runToCompletion(TransactionRunner runner, TxnInput input, StatementOrder order)
-                throws SQLException, IOException {
+        private boolean runToCompletion(TxnInput input, StatementOrder order) throws SQLException, IOException {
             TxnType type = input.type();
             long begin = System.nanoTime();
             for (int attempt = 1; ; attempt++) {
                 TransactionRunner.Outcome outcome;
+                beginAttempt();
                 try {
                     outcome = runner.execute(input, order);
                 } catch (SQLException e) {
-                    runner.rollbackQuietly();
-                    AbortReason reason = AbortReason.classify(e);
+                    AbortReason reason = classify(e);
+                    inAttempt = false;
+                    if (reason != AbortReason.CLOSED) runner.rollbackQuietly();
                     shared.liveAborts.increment();
                     boolean counted = shared.inWindow(System.nanoTime());
                     if (counted) stats.aborted(type, reason);
                     if (reason == AbortReason.OTHER && shared.otherErrors.size() < OTHER_ERRORS_KEPT) {
                         shared.otherErrors.add(type.label + ": SQLSTATE " + e.getSQLState() + " " + e.getMessage());
+                    }
+                    if (reason == AbortReason.CLOSED) {
+                        // the transaction is gone with its session; the next input runs on a new connection
+                        runner.close();
+                        runner = null;
+                        if (shared.stop) return false;
+                        runner = newRunner(shared.reopen());
+                        return true;
                     }
                     if (connection.isClosed()) return false;
                     if (!reason.retried || shared.stop) return true;
@@ -479,6 +675,7 @@ public final class Benchmark {
                     }
                     continue;
                 }
+                inAttempt = false;
                 long end = System.nanoTime();
                 if (outcome == TransactionRunner.Outcome.COMMITTED) {
                     commitListener.committed(runner.lastReceipt());

@@ -11,10 +11,23 @@ import java.util.function.Consumer;
 /** One connection's prepared statements, prepared on first use and reused for the whole run. */
 public final class Statements implements AutoCloseable {
 
+    /**
+     * Called before every statement with the number the current attempt has executed so far
+     * ({@link #beginAttempt}), and before its commit; may end the attempt by throwing. The chaos
+     * run's terminals use it to apply query timeouts and to close their connection mid-transaction.
+     */
+    @FunctionalInterface
+    public interface Checkpoint {
+        void before(int executed, boolean commit) throws SQLException;
+    }
+
     private final Connection connection;
     private final ReadsForUpdate readsForUpdate;
     private final Map<String, PreparedStatement> prepared = new HashMap<>();
     private Consumer<String> trace = sql -> { };
+    private Checkpoint checkpoint;
+    private int executed;
+    private int queryTimeout;
 
     public Statements(Connection connection) {
         this(connection, ReadsForUpdate.PLAIN);
@@ -42,13 +55,38 @@ public final class Statements implements AutoCloseable {
         return readsForUpdate.apply(select, columns);
     }
 
+    /** Calls {@code checkpoint} before every statement and commit from now on (null: none). */
+    public void checkpoint(Checkpoint checkpoint) {
+        this.checkpoint = checkpoint;
+    }
+
+    /** A transaction attempt starts: the checkpoint's count of executed statements restarts at 0. */
+    public void beginAttempt() {
+        executed = 0;
+    }
+
+    /** The attempt is about to commit: tells the checkpoint. */
+    public void beforeCommit() throws SQLException {
+        if (checkpoint != null) checkpoint.before(executed, true);
+    }
+
+    /** The JDBC query timeout of every statement from now on, 0 for none (call it between statements). */
+    public void queryTimeout(int seconds) throws SQLException {
+        if (seconds == queryTimeout) return;
+        for (PreparedStatement ps : prepared.values()) ps.setQueryTimeout(seconds);
+        queryTimeout = seconds;
+    }
+
     public PreparedStatement get(String sql) throws SQLException {
         trace.accept(sql);
+        if (checkpoint != null) checkpoint.before(executed, false);
         PreparedStatement ps = prepared.get(sql);
         if (ps == null) {
             ps = connection.prepareStatement(sql);
+            if (queryTimeout != 0) ps.setQueryTimeout(queryTimeout);
             prepared.put(sql, ps);
         }
+        executed++;
         return ps;
     }
 

@@ -49,8 +49,19 @@ public final class TransactionRunner implements AutoCloseable {
         return statements.connection();
     }
 
+    /** See {@link Statements#checkpoint}: called before every statement and before the commit. */
+    public void checkpoint(Statements.Checkpoint checkpoint) {
+        statements.checkpoint(checkpoint);
+    }
+
+    /** The JDBC query timeout of this connection's statements from now on, 0 for none. */
+    public void queryTimeout(int seconds) throws SQLException {
+        statements.queryTimeout(seconds);
+    }
+
     public Outcome execute(TxnInput input, StatementOrder order) throws SQLException {
         lastReceipt = null;
+        statements.beginAttempt();
         hook.atStart(statements, input, order);
         // one instant per attempt: O_ENTRY_D, H_DATE and OL_DELIVERY_D come from the (injectable) clock
         Timestamp now = Timestamp.from(clock.instant());
@@ -84,6 +95,7 @@ public final class TransactionRunner implements AutoCloseable {
             connection().rollback();
             return Outcome.SPEC_ROLLBACK;
         }
+        statements.beforeCommit();
         connection().commit();
         lastReceipt = receipt;
         return Outcome.COMMITTED;

@@ -223,7 +223,7 @@ public final class Soak {
         p.committedByType = new LinkedHashMap<>();
         for (TxnType t : TxnType.values()) p.committedByType.put(t.label, s.committed[t.ordinal()]);
         Map<String, Long> aborts = new LinkedHashMap<>();
-        for (AbortReason a : AbortReason.values()) aborts.put(a.label, s.aborts(a));
+        for (AbortReason a : AbortReason.values()) if (!a.injected) aborts.put(a.label, s.aborts(a));
         p.aborts = aborts;
         p.retries = s.retries;
     }

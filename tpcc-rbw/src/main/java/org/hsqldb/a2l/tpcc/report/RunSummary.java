@@ -99,7 +99,10 @@ public final class RunSummary {
             byType.put(t.label, reasons);
         }
         Map<String, Long> byReason = new LinkedHashMap<>();
-        for (AbortReason a : AbortReason.values()) byReason.put(a.label, s.aborts(a));
+        for (AbortReason a : AbortReason.values()) {
+            // the injected reasons appear only where a chaos run injected faults
+            if (!a.injected || s.aborts(a) > 0) byReason.put(a.label, s.aborts(a));
+        }
         aborts = new Aborts(s.totalAborts(), byReason, byType);
         long engineAborts = s.totalAborts() - s.aborts(AbortReason.SPEC_ROLLBACK);
         engineAbortsPer1000 = committed == 0 ? 0 : round(engineAborts * 1000.0 / committed, 2);
