@@ -15,6 +15,7 @@ import org.hsqldb.a2l.tpcc.engine.DatabaseLocation;
 import org.hsqldb.a2l.tpcc.engine.Engine;
 import org.hsqldb.a2l.tpcc.engine.EngineConfig;
 import org.hsqldb.a2l.tpcc.engine.EngineException;
+import org.hsqldb.a2l.tpcc.report.VerifyResult;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -45,12 +46,21 @@ public final class VerifyCommand implements Callable<Integer> {
     @Mixin
     EngineOptions engine;
 
+    // the chaos run reads what verify found from here
+    @Option(names = "--result", paramLabel = "FILE", hidden = true)
+    Path resultFile;
+
     @Override
     public Integer call() throws Exception {
-        return verify(System.out);
+        VerifyResult result = new VerifyResult();
+        try {
+            return verify(System.out, result);
+        } finally {
+            if (resultFile != null && (result.openFailure != null || result.shutdown != null)) result.write(resultFile);
+        }
     }
 
-    int verify(PrintStream out) throws Exception {
+    private int verify(PrintStream out, VerifyResult result) throws Exception {
         if (engine.url != null) throw new UsageException("verify opens HSQLDB file databases: give --config, not --url");
         String shutdownSql = switch (shutdown) {
             case "normal" -> "SHUTDOWN";
@@ -80,6 +90,7 @@ public final class VerifyCommand implements Callable<Integer> {
         } catch (SQLException ex) {
             // a database that does not come back after a crash is a failed check, not a bad request
             String message = Main.firstLine(ex.getMessage());
+            result.openFailure = message;
             out.println("verify: FAILED, cannot open " + e.url() + ": " + message);
             if (message.contains("lock acquisition")) {
                 Path lockFile = db.directory().resolve(DatabaseLocation.FILE_NAME + ".lck");
@@ -93,11 +104,16 @@ public final class VerifyCommand implements Callable<Integer> {
         try {
             String unavailable = e.unavailableReason(c);
             if (unavailable != null) throw new EngineException("configuration " + config.name() + ": " + unavailable);
-            out.printf("engine: %s %s as %s, opened (and recovered) in %.1f s%n", c.getMetaData().getDatabaseProductName(),
-                    c.getMetaData().getDatabaseProductVersion(), config.name(), (System.nanoTime() - opening) / 1e9);
+            result.engineProduct = c.getMetaData().getDatabaseProductName();
+            result.engineVersion = c.getMetaData().getDatabaseProductVersion();
+            result.openSeconds = Math.round((System.nanoTime() - opening) / 1e8) / 10.0;
+            out.printf("engine: %s %s as %s, opened (and recovered) in %.1f s%n", result.engineProduct,
+                    result.engineVersion, config.name(), (System.nanoTime() - opening) / 1e9);
 
             List<Consistency.Condition> conditions = new Consistency(c, loaded.scale()).check(true);
             boolean consistent = Consistency.allOk(conditions);
+            result.conditions = conditions;
+            result.consistencyOk = consistent;
             ok &= consistent;
             out.println("consistency: " + (consistent ? "all " + conditions.size() + " conditions hold" : "VIOLATED"));
             for (Consistency.Condition k : conditions) {
@@ -108,6 +124,14 @@ public final class VerifyCommand implements Callable<Integer> {
 
             if (contents != null) {
                 AckCheck.Result r = AckCheck.check(c, contents.receipts());
+                result.acknowledged = r.acknowledged();
+                result.newOrders = r.newOrders();
+                result.payments = r.payments();
+                result.deliveries = r.deliveries();
+                result.deliveredOrders = r.deliveredOrders();
+                result.missing = r.missing();
+                result.missingShown = r.problems();
+                result.tornLastLine = contents.tornLastLine();
                 ok &= r.ok();
                 out.println("acks: " + r.oneLine() + (contents.tornLastLine()
                         ? " (the side file ends in a line the kill cut short; it was not checked)" : ""));
@@ -116,21 +140,28 @@ public final class VerifyCommand implements Callable<Integer> {
             }
 
             IndexCheck.Result index = IndexCheck.run(c);
+            result.indexCheck = index.oneLine();
+            result.indexOk = index.ok();
+            result.indexProblems = index.problems();
             ok &= index.ok();
             out.println("index check: " + index.oneLine());
             index.problems().forEach(p -> out.println("   PROBLEM " + p));
         } finally {
             long closing = System.nanoTime();
+            result.shutdown = shutdownSql;
             try {
                 e.shutdown(c, shutdownSql);
+                result.shutdownOk = true;
                 out.printf("shutdown: %s in %.1f s%n", shutdownSql, (System.nanoTime() - closing) / 1e9);
             } catch (SQLException ex) {
                 ok = false;
                 out.println("shutdown: " + shutdownSql + " FAILED: " + ex.getMessage());
             } finally {
+                result.shutdownSeconds = Math.round((System.nanoTime() - closing) / 1e8) / 10.0;
                 c.close();
             }
         }
+        result.ok = ok;
         out.println("verify: " + (ok ? "OK" : "FAILED"));
         return ok ? Main.OK : Main.FAILED;
     }
