@@ -1,4 +1,4 @@
-# Sourced by scripts/tpcc, scripts/compare and scripts/soak (needs $ROOT, the repository root):
+# Sourced by scripts/tpcc, compare, soak and chaos (needs $ROOT, the repository root):
 # builds the harness jar when it is missing or older than its sources, and knows which jar a
 # named configuration runs on.
 . "$ROOT/scripts/lib/mvn.sh"

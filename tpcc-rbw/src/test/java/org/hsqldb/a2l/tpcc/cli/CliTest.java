@@ -58,6 +58,13 @@ class CliTest {
         "soak --minutes 0",
         "soak --minutes 1 --configs fork-lf,no-such-config",
         "soak --minutes 1 --warehouses 0",
+        "chaos",
+        "chaos --minutes 0",
+        "chaos --minutes 30 --configs fork-lf,no-such-config",
+        "chaos --minutes 30 --configs fork-lf,fork-lf",
+        "chaos --minutes 30 --kill-every 0",
+        "chaos --minutes 30 --period-seconds 0",
+        "chaos --minutes 3",
         "nonsense"})
     void badOptionsGiveOneLineAndExitCode2(String args) {
         String[] argv = args.startsWith("run") ? (args + " --out " + out.resolve("never")).split(" ") : args.split(" ");
