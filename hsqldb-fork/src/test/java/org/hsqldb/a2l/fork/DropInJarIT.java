@@ -32,6 +32,7 @@ import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The packaged jar is a drop-in hsqldb.jar: checked on the jar itself, in a fresh JVM, and
@@ -208,6 +209,58 @@ class DropInJarIT {
             }
         }
         assertTrue(missing.isEmpty(), "used by the fork's classes, neither in the jar nor in Import-Package: " + missing);
+    }
+
+    /** examples/embedded-app on a Java 11 runtime, when this machine has one. */
+    @Test
+    void theExampleRunsOnJava11(@TempDir Path dir) throws Exception {
+        Path java11 = java11();
+        assumeTrue(java11 != null, "no Java 11 runtime (JAVA11_HOME unset, none under /usr/lib/jvm; Debian bookworm has no "
+                + "openjdk-11 package): the example runs on this JVM instead, in theExampleRunsFromJava11ClassFiles");
+        String out = run(List.of(java11.toString(), "-cp", compileExample(dir), "com.example.a2l.EmbeddedApp"));
+        assertTrue(out.contains("java.version=11"), out);
+        assertTrue(out.lines().anyMatch("OK"::equals), out);
+    }
+
+    /** examples/embedded-app, compiled with --release 11, on this JVM: its classes and the fork's are Java 11's. */
+    @Test
+    void theExampleRunsFromJava11ClassFiles(@TempDir Path dir) throws Exception {
+        String out = run(List.of(java(), "-cp", compileExample(dir), "com.example.a2l.EmbeddedApp"));
+        assertTrue(out.contains("classfile com.example.a2l.EmbeddedApp=" + JAVA_11), out);
+        assertTrue(out.contains("classfile org.hsqldb.jdbc.JDBCDriver=" + JAVA_11), out);
+        assertTrue(out.contains("database=" + forkVersion() + " transaction control=A2L"), out);
+        assertTrue(out.lines().anyMatch("OK"::equals), out);
+    }
+
+    /** Compiles examples/embedded-app against the fork jar alone; returns the class path to run it. */
+    private static String compileExample(Path dir) throws IOException, InterruptedException {
+        Path source = Path.of(System.getProperty("example.src", ""));
+        assertTrue(Files.isRegularFile(source), "example.src (set by hsqldb-fork/pom.xml) is not a file: " + source);
+        String javac = Path.of(System.getProperty("java.home"), "bin", "javac").toString();
+        run(List.of(javac, "--release", "11", "-d", dir.toString(), "-cp", forkJar().toString(), source.toString()));
+        return dir + java.io.File.pathSeparator + forkJar();
+    }
+
+    /** JAVA11_HOME's java, or a Java 11 under /usr/lib/jvm, or null. */
+    private static Path java11() throws IOException {
+        List<Path> homes = new ArrayList<>();
+        String env = System.getenv("JAVA11_HOME");
+        if (env != null && !env.isEmpty()) {
+            homes.add(Path.of(env));
+        } else if (Files.isDirectory(Path.of("/usr/lib/jvm"))) {
+            try (var list = Files.list(Path.of("/usr/lib/jvm"))) {
+                list.sorted().forEach(homes::add);
+            }
+        }
+        for (Path home : homes) {
+            Path release = home.resolve("release");
+            Path java = home.resolve("bin").resolve("java");
+            if (Files.isRegularFile(release) && Files.isExecutable(java)
+                    && Files.readString(release).contains("JAVA_VERSION=\"11")) {
+                return java;
+            }
+        }
+        return null;
     }
 
     private static Manifest manifest(Path jar) throws IOException {
