@@ -17,10 +17,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
- * SELECT ... FOR UPDATE [OF columns] under A2L takes, at the read, the update lock (U) on the
- * columns it will update and S on the rest; under LF, X on the table as before. Two
- * transactions that read for update and then write queue at the read instead of deadlocking at
- * the write, which is what plain reads do.
+ * SELECT ... FOR UPDATE [OF columns] under A2L takes, at the read, X on the columns it will
+ * update (the update mode U under hsqldb.for_update_lock=U) and S on the rest; under LF, X on the
+ * table as before. Two transactions that read for update and then write queue at the read
+ * instead of deadlocking at the write, which is what plain reads do.
  */
 @RequiresPatch("Take-the-locks-of-SELECT-.-FOR-UPDATE")
 class ForUpdateTest {
@@ -51,16 +51,16 @@ class ForUpdateTest {
     }
 
     @Test
-    void underA2lForUpdateOfTakesTheUpdateLockOnTheNamedColumnsAndUnderLfXOnTheTable() throws Exception {
+    void underA2lForUpdateOfTakesXOnTheNamedColumnsAndUnderLfXOnTheTable() throws Exception {
         try (Connection c = Engines.fork(url(EngineMode.A2L))) {
             create(c);
-            assertEquals(List.of("DATABASE S", "PUBLIC.D S", "PUBLIC.D.ID S", "PUBLIC.D.N U", "PUBLIC.D.TAX S"),
+            assertEquals(List.of("DATABASE S", "PUBLIC.D S", "PUBLIC.D.ID S", "PUBLIC.D.N X", "PUBLIC.D.TAX S"),
                     explain(c, "SELECT n, tax FROM d WHERE id = 1 FOR UPDATE OF n"));
             // a column the select list does not show, as TPC-C's stock read names s_ytd
-            assertEquals(List.of("DATABASE S", "PUBLIC.D S", "PUBLIC.D.ID S", "PUBLIC.D.N U", "PUBLIC.D.TAX S",
-                    "PUBLIC.D.YTD U"), explain(c, "SELECT n, tax FROM d WHERE id = 1 FOR UPDATE OF n, ytd"));
+            assertEquals(List.of("DATABASE S", "PUBLIC.D S", "PUBLIC.D.ID S", "PUBLIC.D.N X", "PUBLIC.D.TAX S",
+                    "PUBLIC.D.YTD X"), explain(c, "SELECT n, tax FROM d WHERE id = 1 FOR UPDATE OF n, ytd"));
             // plain FOR UPDATE: the updatable columns of the select list
-            assertEquals(List.of("DATABASE S", "PUBLIC.D S", "PUBLIC.D.ID S", "PUBLIC.D.N U", "PUBLIC.D.TAX U"),
+            assertEquals(List.of("DATABASE S", "PUBLIC.D S", "PUBLIC.D.ID S", "PUBLIC.D.N X", "PUBLIC.D.TAX X"),
                     explain(c, "SELECT n, tax FROM d WHERE id = 1 FOR UPDATE"));
             SQLException e = assertThrows(SQLException.class,
                     () -> explain(c, "SELECT n FROM d WHERE id = 1 FOR UPDATE OF nosuch"));
@@ -98,7 +98,6 @@ class ForUpdateTest {
 
             // reads for update: b waits at its read, then goes on; no deadlock
             a.queryLong("SELECT n FROM d WHERE id = 1 FOR UPDATE OF n");
-            assertEquals(20, reader.queryLong("SELECT n FROM d WHERE id = 2"), "plain readers share U");
             Future<Integer> bRead = b.submit("SELECT n FROM d WHERE id = 2 FOR UPDATE OF n");
             b.awaitLockWait();
             assertFalse(bRead.isDone());
@@ -115,14 +114,31 @@ class ForUpdateTest {
         }
     }
 
+    /** hsqldb.for_update_lock=U: the update mode, shared with plain readers until the write converts it. */
     @Test
-    void theJvmPropertyTakesXAtTheReadInsteadToMeasureOneAgainstTheOther() throws Exception {
+    void theJvmPropertyTakesTheUpdateModeInsteadToMeasureOneAgainstTheOther() throws Exception {
         String before = System.getProperty("hsqldb.for_update_lock");
-        System.setProperty("hsqldb.for_update_lock", "X");
-        try (Connection c = Engines.fork(url(EngineMode.A2L))) {
-            create(c);
-            assertEquals(List.of("DATABASE S", "PUBLIC.D S", "PUBLIC.D.ID S", "PUBLIC.D.N X", "PUBLIC.D.TAX S"),
-                    explain(c, "SELECT n, tax FROM d WHERE id = 1 FOR UPDATE OF n"));
+        System.setProperty("hsqldb.for_update_lock", "U");
+        String url = url(EngineMode.A2L);
+        try (SessionThread a = new SessionThread(Engines.fork(url), "a");
+             SessionThread b = new SessionThread(Engines.fork(url), "b");
+             SessionThread reader = new SessionThread(Engines.fork(url), "reader")) {
+            create(a.connection());
+            assertEquals(List.of("DATABASE S", "PUBLIC.D S", "PUBLIC.D.ID S", "PUBLIC.D.N U", "PUBLIC.D.TAX S"),
+                    explain(a.connection(), "SELECT n, tax FROM d WHERE id = 1 FOR UPDATE OF n"));
+            a.setAutoCommit(false);
+            b.setAutoCommit(false);
+            a.setIsolation(Connection.TRANSACTION_SERIALIZABLE);
+            b.setIsolation(Connection.TRANSACTION_SERIALIZABLE);
+            a.queryLong("SELECT n FROM d WHERE id = 1 FOR UPDATE OF n");
+            assertEquals(20, reader.queryLong("SELECT n FROM d WHERE id = 2"), "plain readers share U");
+            Future<Integer> bRead = b.submit("SELECT n FROM d WHERE id = 2 FOR UPDATE OF n");
+            b.awaitLockWait();
+            assertFalse(bRead.isDone(), "U excludes U");
+            a.execute("UPDATE d SET n = n + 1 WHERE id = 1");
+            a.commit();
+            SessionThread.await(bRead);
+            b.commit();
         } finally {
             if (before == null) {
                 System.clearProperty("hsqldb.for_update_lock");
@@ -134,7 +150,7 @@ class ForUpdateTest {
 
     @Test
     @RequiresPatch("Read-what-a-declared-write-set-names")
-    void aTransactionThatDeclaredItsWritesReadsThemWithTheUpdateLock() throws Exception {
+    void aTransactionThatDeclaredItsWritesReadsThemWithTheForUpdateLock() throws Exception {
         String url = url(EngineMode.A2L);
         try (SessionThread a = new SessionThread(Engines.fork(url), "a");
              SessionThread b = new SessionThread(Engines.fork(url), "b")) {
@@ -146,7 +162,7 @@ class ForUpdateTest {
             }
             a.execute("DECLARE WRITE SET d (n)");
             a.queryLong("SELECT n FROM d WHERE id = 1");
-            assertEquals("U", a.queryString("SELECT LOCK_MODE FROM INFORMATION_SCHEMA.SYSTEM_LOCKS"
+            assertEquals("X", a.queryString("SELECT LOCK_MODE FROM INFORMATION_SCHEMA.SYSTEM_LOCKS"
                     + " WHERE SESSION_ID = SESSION_ID() AND LOCK_NAME = 'PUBLIC.D.N'"));
             b.execute("DECLARE WRITE SET d (n)");
             Future<Integer> bRead = b.submit("SELECT n FROM d WHERE id = 2");

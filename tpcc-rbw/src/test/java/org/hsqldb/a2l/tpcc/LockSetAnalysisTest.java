@@ -39,22 +39,22 @@ class LockSetAnalysisTest {
         }
     }
 
-    /** The reads that precede an update take the update mode on the columns they name, and only there. */
+    /** The reads that precede an update take X on the columns they name, and only there. */
     @Test
-    void underA2lReadsForUpdateTakeUOnTheColumnsTheyWillUpdate() throws Exception {
+    void underA2lReadsForUpdateTakeXOnTheColumnsTheyWillUpdate() throws Exception {
         Map<TxnType, LockSetAnalysis.Result> r = analyze("fork-a2l", StatementOrder.ORIGINAL, ReadsForUpdate.FOR_UPDATE_OF);
         LockSetAnalysis.Result newOrder = r.get(TxnType.NEW_ORDER);
         String district = newOrder.statements().stream().filter(s -> s.startsWith("SELECT d_next_o_id"))
                 .findFirst().orElseThrow();
         assertTrue(district.endsWith("FOR UPDATE OF d_next_o_id"), district);
         List<String> locks = newOrder.locks().get(district).stream().map(Object::toString).toList();
-        assertTrue(locks.contains("U(PUBLIC.DISTRICT.D_NEXT_O_ID)"), locks.toString());
+        assertTrue(locks.contains("X(PUBLIC.DISTRICT.D_NEXT_O_ID)"), locks.toString());
         assertTrue(locks.contains("S(PUBLIC.DISTRICT.D_TAX)"), locks.toString());
         String stock = newOrder.statements().stream().filter(s -> s.startsWith("SELECT s_quantity"))
                 .findFirst().orElseThrow();
         List<String> stockLocks = newOrder.locks().get(stock).stream().map(Object::toString).toList();
         for (String c : List.of("S_QUANTITY", "S_YTD", "S_ORDER_CNT", "S_REMOTE_CNT")) {
-            assertTrue(stockLocks.contains("U(PUBLIC.STOCK." + c + ")"), stockLocks.toString());
+            assertTrue(stockLocks.contains("X(PUBLIC.STOCK." + c + ")"), stockLocks.toString());
         }
         assertTrue(stockLocks.contains("S(PUBLIC.STOCK.S_DATA)"), stockLocks.toString());
         // the write sets are what the writes change, whichever form the reads take

@@ -18,7 +18,7 @@ class EngineRegistryTest {
         EngineRegistry r = EngineRegistry.load();
         assertEquals(List.of("upstream", "upstream-mvcc", "upstream-mvlocks", "fork-locks", "fork-lf", "fork-a2l",
                 "fork-a2l-latched", "fork-lf-rl", "fork-a2l-rl", "fork-mvlocks", "fork-mvcc", "fork-a2l-plain",
-                "fork-a2l-xread"), r.names());
+                "fork-a2l-uread"), r.names());
         assertEquals("declared-write-sets", r.find("fork-a2l-rl").orElseThrow().hook());
         EngineConfig up = r.find("upstream").orElseThrow();
         assertEquals(EngineConfig.JarKind.UPSTREAM, up.jar());
@@ -50,9 +50,9 @@ class EngineRegistryTest {
         EngineConfig plain = r.find("fork-a2l-plain").orElseThrow();
         assertEquals(ReadsForUpdate.PLAIN, plain.reads());
         assertTrue(plain.isVariant());
-        EngineConfig xread = r.find("fork-a2l-xread").orElseThrow();
-        assertEquals(Map.of("hsqldb.for_update_lock", "X"), xread.systemProperties());
-        assertTrue(xread.isVariant());
+        EngineConfig uread = r.find("fork-a2l-uread").orElseThrow();
+        assertEquals(Map.of("hsqldb.for_update_lock", "U"), uread.systemProperties());
+        assertTrue(uread.isVariant());
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> EngineRegistry.parse(List.of("a | fork | x | | none | reads=sometimes")));
         assertTrue(e.getMessage().contains("line 1") && e.getMessage().contains("sometimes"), e.getMessage());
