@@ -17,6 +17,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
+import org.hsqldb.a2l.tpcc.engine.Dialect;
 
 /**
  * Runs the terminals of one measurement point: every terminal has its own connection and input
@@ -239,6 +240,8 @@ public final class Benchmark {
         private final int retryBackoffMicros;
         private final int isolation;
         private final long stallNanos;
+        /** The engine's: which of its SQLSTATEs are retryable conflicts. */
+        private final Dialect dialect;
         private volatile EngineStalledException stalled;
         // guarded by this; the volatile ones are also read without the lock on the terminals' fast path
         private volatile boolean pauseRequested = true;
@@ -262,6 +265,7 @@ public final class Benchmark {
                     c.setAutoCommit(false);
                     c.setTransactionIsolation(isolation);
                 }
+                dialect = Dialect.of(opened.get(0));
             } catch (SQLException | RuntimeException e) {
                 closeConnections();
                 throw e;
@@ -636,7 +640,7 @@ public final class Benchmark {
                 if (cancelled) return AbortReason.CANCELLED;
                 if (attemptTimed) return AbortReason.TIMED_OUT;
             }
-            return AbortReason.classify(e);
+            return shared.dialect.classify(e);
         }
 
         /** Returns false when the connection is gone and this terminal cannot go on. */

@@ -21,6 +21,7 @@ import org.hsqldb.a2l.tpcc.TransactionHook;
 import org.hsqldb.a2l.tpcc.TransactionHooks;
 import org.hsqldb.a2l.tpcc.UniqueClock;
 import org.hsqldb.a2l.tpcc.engine.DatabaseLocation;
+import org.hsqldb.a2l.tpcc.engine.Dialect;
 import org.hsqldb.a2l.tpcc.engine.Engine;
 import org.hsqldb.a2l.tpcc.engine.EngineConfig;
 import org.hsqldb.a2l.tpcc.engine.EngineCounters;
@@ -103,6 +104,7 @@ public final class MeasurementRun {
             DatabaseMetaData meta = admin.getMetaData();
             String product = meta.getDatabaseProductName();
             String version = meta.getDatabaseProductVersion();
+            String guarantee = Dialect.of(admin).guarantee(config, plan.isolation());
             out.printf("engine: %s %s via %s (%s)%n", product, version, engine.url(), config.describe());
             if (plan.database().isFile() || plan.database().served()) {
                 out.println("database: " + plan.database().describe());
@@ -186,6 +188,7 @@ public final class MeasurementRun {
                 s.warmup = plan.warmup();
                 s.seed = plan.seed();
                 s.isolation = plan.isolation().label;
+                s.isolationGuarantee = guarantee;
                 s.retryBackoffUs = plan.retryBackoffMicros();
                 s.measurement(r);
                 s.consistency = conditions;

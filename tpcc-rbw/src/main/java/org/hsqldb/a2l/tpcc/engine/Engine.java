@@ -70,22 +70,23 @@ public final class Engine {
         }
         // read by the engine when it opens a database (the fork's hsqldb.for_update_lock, say)
         config.systemProperties().forEach(System::setProperty);
-        List<Path> paths = new ArrayList<>();
-        if (config.isHsqldb()) {
-            String missing = jars.missingMessage(config.jar());
-            if (missing != null) throw new EngineException(missing);
-            paths.add(jars.jarFor(config.jar()));
-        } else {
-            for (String j : config.customJars()) {
-                Path p = Path.of(j).toAbsolutePath();
-                if (!Files.isRegularFile(p)) throw new EngineException("engine jar not found: " + p);
-                paths.add(p);
-            }
-        }
+        List<Path> paths = jars.jarsFor(config);
+        if (!config.isHsqldb()) config.dialect().beforeLoad();
         ClassLoader loader = LOADERS.computeIfAbsent(List.copyOf(paths), Engine::classLoader);
-        if (!config.isHsqldb()) {
+        if (config.isCustom()) {
             String url = config.customUrl();
             return new Engine(config, driver(loader, config.driverClass(), url), url, database, null);
+        }
+        if (config.isPeer()) {
+            String url = config.dialect().url(database.name(), config.urlProperties());
+            Engine e = new Engine(config, driver(loader, config.driverClass(), url), url, database, null);
+            if (config.dialect() == Dialect.POSTGRESQL) {
+                // the server's own user and password (scripts/postgres), unless the entry names them
+                PostgresServer server = PostgresServer.find();
+                if (server.user() != null) e.credentials.setProperty("user", server.user());
+                if (server.password() != null) e.credentials.setProperty("password", server.password());
+            }
+            return e;
         }
         String path = database.path(config.urlProperties());
         if (!database.served()) {
@@ -250,13 +251,31 @@ public final class Engine {
         }
     }
 
-    /** Ends an in-memory HSQLDB database so its memory is freed; other engines are left alone. */
+    /**
+     * Ends an in-memory database so its memory is freed: HSQLDB's and H2's SHUTDOWN, Derby's drop;
+     * a PostgreSQL server's database is left as it is (the next load drops its tables).
+     */
     public void shutdown(Connection c) {
         try {
-            shutdown(c, "SHUTDOWN");
+            if (config.isHsqldb()) shutdown(c, "SHUTDOWN");
+            else config.dialect().shutdown(this, c);
         } catch (SQLException ignored) {
             // already shut down
         }
+    }
+
+    /** Connects once to the URL with {@code suffix} appended and lets go (Derby's ;drop=true, ;shutdown=true). */
+    void connectUrlSuffix(String suffix) {
+        try (Connection c = driver.connect(url + suffix, credentials)) {
+            // nothing: the connect did it
+        } catch (SQLException expected) {
+            // Derby answers a drop or shutdown with an exception (08006, XJ015)
+        }
+    }
+
+    /** The engine's dialect (for a custom URL, guessed from the URL). */
+    public Dialect dialect() {
+        return config.dialect();
     }
 
     /**

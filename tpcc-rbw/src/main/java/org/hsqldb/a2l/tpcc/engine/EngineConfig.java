@@ -1,26 +1,62 @@
 package org.hsqldb.a2l.tpcc.engine;
 
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.hsqldb.a2l.tpcc.ReadsForUpdate;
 
 /**
- * How to reach one engine: a registry entry (an HSQLDB jar, URL properties, setup SQL), or an
- * arbitrary JDBC URL with the jars of its driver ({@code --url --jar}). {@code reads} is how the
- * TPC-C reads that precede an update are written; {@code systemProperties} are set in the JVM
- * before the engine opens its database (one configuration per JVM, so they do not leak).
+ * How to reach one engine: a registry entry (an HSQLDB jar, or a peer engine's driver jars, with URL
+ * properties, setup SQL and a hook), or an arbitrary JDBC URL with the jars of its driver
+ * ({@code --url --jar}). {@code reads} is how the TPC-C reads that precede an update are written;
+ * {@code systemProperties} are set in the JVM before the engine opens its database (one configuration
+ * per JVM, so they do not leak). What differs between engines beyond that is in {@link Dialect}.
  */
 public record EngineConfig(String name, JarKind jar, String urlProperties, List<String> setupSql, String hook,
                            String customUrl, List<String> customJars, String driverClass, String user,
                            String password, ReadsForUpdate reads, Map<String, String> systemProperties) {
 
-    public enum JarKind { UPSTREAM, FORK, CUSTOM }
+    /**
+     * Where the engine's jars come from: UPSTREAM and FORK are HSQLDB's, H2, DERBY and POSTGRESQL the
+     * peers' drivers that the build copies to target/engines/, CUSTOM names its own ({@code --jar}).
+     */
+    public enum JarKind {
+        UPSTREAM(Dialect.HSQLDB), FORK(Dialect.HSQLDB), H2(Dialect.H2), DERBY(Dialect.DERBY),
+        POSTGRESQL(Dialect.POSTGRESQL), CUSTOM(null);
+
+        final Dialect dialect;
+
+        JarKind(Dialect dialect) {
+            this.dialect = dialect;
+        }
+
+        /** The registry's jar field: upstream, fork, h2, derby or postgresql. */
+        public static JarKind parse(String s) {
+            for (JarKind k : values()) {
+                if (k != CUSTOM && k.name().toLowerCase(Locale.ROOT).equals(s.toLowerCase(Locale.ROOT))) return k;
+            }
+            throw new IllegalArgumentException("jar must be upstream, fork, h2, derby or postgresql: " + s);
+        }
+    }
 
     /** HSQLDB, upstream and fork alike, accepts {@code FOR UPDATE OF} a column list. */
     public static EngineConfig hsqldb(String name, JarKind jar, String urlProperties, List<String> setupSql,
                                       String hook) {
         return new EngineConfig(name, jar, urlProperties, setupSql, hook, null, List.of(),
                 "org.hsqldb.jdbc.JDBCDriver", "SA", "", ReadsForUpdate.FOR_UPDATE_OF, Map.of());
+    }
+
+    /** A registry entry of a peer engine (H2, Derby, PostgreSQL): its dialect knows URL, driver and user. */
+    public static EngineConfig peer(String name, JarKind jar, String urlProperties, List<String> setupSql, String hook) {
+        Dialect d = jar.dialect;
+        return new EngineConfig(name, jar, urlProperties, setupSql, hook, null, List.of(), d.driverClass, d.user,
+                d.password, ReadsForUpdate.FOR_UPDATE, Map.of());
+    }
+
+    public static EngineConfig of(String name, JarKind jar, String urlProperties, List<String> setupSql, String hook) {
+        return jar == JarKind.UPSTREAM || jar == JarKind.FORK ? hsqldb(name, jar, urlProperties, setupSql, hook)
+                : peer(name, jar, urlProperties, setupSql, hook);
     }
 
     /** Any JDBC engine: plain {@code FOR UPDATE}, the form SQL engines share. */
@@ -41,19 +77,49 @@ public record EngineConfig(String name, JarKind jar, String urlProperties, List<
     }
 
     public boolean isHsqldb() {
-        return jar != JarKind.CUSTOM;
+        return jar == JarKind.UPSTREAM || jar == JarKind.FORK;
     }
 
-    /** The JDBC URL: {@code jdbc:hsqldb:mem:<database>;<properties>} for registry entries. */
+    /** A registry entry of H2, Derby or PostgreSQL. */
+    public boolean isPeer() {
+        return jar == JarKind.H2 || jar == JarKind.DERBY || jar == JarKind.POSTGRESQL;
+    }
+
+    public boolean isCustom() {
+        return jar == JarKind.CUSTOM;
+    }
+
+    /** The engine's dialect; a custom URL's is guessed from its prefix (GENERIC if none of ours). */
+    public Dialect dialect() {
+        return jar == JarKind.CUSTOM ? Dialect.ofUrl(customUrl) : jar.dialect;
+    }
+
+    /**
+     * The JDBC URL of the in-memory database {@code database}: {@code jdbc:hsqldb:mem:<database>;<properties>}
+     * for HSQLDB entries, the peer's own form for the others (a PostgreSQL entry names the running
+     * server's database and ignores {@code database}).
+     */
     public String url(String database) {
-        if (!isHsqldb()) return customUrl;
-        return "jdbc:hsqldb:mem:" + database + (urlProperties.isEmpty() ? "" : ";" + urlProperties);
+        if (isCustom()) return customUrl;
+        try {
+            return dialect().url(database, urlProperties);
+        } catch (EngineException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
     }
 
     /** Runs one of HSQLDB's multi-version modes (hsqldb.tx=mvlocks or mvcc). */
     public boolean isMultiVersion() {
-        return isHsqldb() && java.util.Arrays.stream(urlProperties.split(";")).map(String::strip)
-                .anyMatch(p -> p.equalsIgnoreCase("hsqldb.tx=mvlocks") || p.equalsIgnoreCase("hsqldb.tx=mvcc"));
+        return isHsqldb() && (hsqldbTransactionControl().equals("mvlocks") || hsqldbTransactionControl().equals("mvcc"));
+    }
+
+    /** The hsqldb.tx property asked for, lower case ("locks" when none is given); "" for other engines. */
+    public String hsqldbTransactionControl() {
+        if (!isHsqldb()) return "";
+        return Arrays.stream(urlProperties.split(";")).map(String::strip)
+                .filter(p -> p.toLowerCase(Locale.ROOT).startsWith("hsqldb.tx="))
+                .map(p -> p.substring("hsqldb.tx=".length()).strip().toLowerCase(Locale.ROOT))
+                .reduce((a, b) -> b).orElse("locks");
     }
 
     /**
@@ -67,8 +133,9 @@ public record EngineConfig(String name, JarKind jar, String urlProperties, List<
 
     /** A one-line description for reports. */
     public String describe() {
-        if (!isHsqldb()) return customUrl + " (" + String.join(", ", customJars) + "), reads " + reads.label;
-        return jar.name().toLowerCase() + " jar, " + (urlProperties.isEmpty() ? "no URL properties" : urlProperties)
+        if (isCustom()) return customUrl + " (" + String.join(", ", customJars) + "), reads " + reads.label;
+        String engine = isHsqldb() ? jar.name().toLowerCase(Locale.ROOT) + " jar" : dialect().product + " (peer)";
+        return engine + ", " + (urlProperties.isEmpty() ? "no URL properties" : urlProperties)
                 + (setupSql.isEmpty() ? "" : ", setup: " + String.join("; ", setupSql))
                 + ("none".equals(hook) ? "" : ", hook: " + hook) + ", reads " + reads.label
                 + (systemProperties.isEmpty() ? "" : ", JVM properties " + systemProperties);

@@ -1,34 +1,85 @@
 package org.hsqldb.a2l.tpcc.engine;
 
+import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
- * Where the engine jars are: the unmodified 2.7.4 jar that the build copies next to the harness
- * ({@code target/engines/}), and the fork jar that {@code scripts/fork jar} builds.
+ * Where the engine jars are: the unmodified 2.7.4 jar and the peers' drivers (H2, Derby, PostgreSQL)
+ * that the build copies next to the harness ({@code target/engines/}), and the fork jar that
+ * {@code scripts/fork jar} builds.
  */
-public record EngineJars(Path upstream, Path fork) {
+public record EngineJars(Path upstream, Path fork, Path engines) {
 
     public static final String UPSTREAM_JAR = "hsqldb-2.7.4.jar";
     public static final String FORK_JAR = "hsqldb-2.7.4-a2l.jar";
 
-    /** Explicit paths win, then the system properties tpcc.upstream.jar / fork.jar, then the build layout. */
+    public EngineJars(Path upstream, Path fork) {
+        this(upstream, fork, property("tpcc.engines.dir", upstream.toAbsolutePath().getParent()).toAbsolutePath());
+    }
+
+    /**
+     * Explicit paths win, then the system properties tpcc.upstream.jar / fork.jar / tpcc.engines.dir,
+     * then the build layout.
+     */
     public static EngineJars locate(Path upstreamOverride, Path forkOverride) {
         Path target = harnessTargetDir();
+        Path engines = property("tpcc.engines.dir", target.resolve("engines"));
         Path upstream = upstreamOverride != null ? upstreamOverride
-                : property("tpcc.upstream.jar", target.resolve("engines").resolve(UPSTREAM_JAR));
+                : property("tpcc.upstream.jar", engines.resolve(UPSTREAM_JAR));
         Path fork = forkOverride != null ? forkOverride
                 : property("fork.jar", target.getParent().resolveSibling("hsqldb-fork").resolve("target").resolve(FORK_JAR));
-        return new EngineJars(upstream.toAbsolutePath(), fork.toAbsolutePath());
+        return new EngineJars(upstream.toAbsolutePath(), fork.toAbsolutePath(), engines.toAbsolutePath());
     }
 
     public Path jarFor(EngineConfig.JarKind kind) {
         return switch (kind) {
             case UPSTREAM -> upstream;
             case FORK -> fork;
-            case CUSTOM -> throw new IllegalArgumentException("a custom engine names its own jars");
+            default -> throw new IllegalArgumentException(kind + " has jars of its own: see jarsFor");
         };
+    }
+
+    /** The jars a configuration's driver needs, in class path order. */
+    public List<Path> jarsFor(EngineConfig config) throws EngineException {
+        if (config.isHsqldb()) {
+            String missing = missingMessage(config.jar());
+            if (missing != null) throw new EngineException(missing);
+            return List.of(jarFor(config.jar()));
+        }
+        List<Path> out = new ArrayList<>();
+        if (config.isCustom()) {
+            for (String j : config.customJars()) {
+                Path p = Path.of(j).toAbsolutePath();
+                if (!Files.isRegularFile(p)) throw new EngineException("engine jar not found: " + p);
+                out.add(p);
+            }
+            return out;
+        }
+        for (String artifact : config.dialect().jars) out.add(peerJar(artifact));
+        return out;
+    }
+
+    /** target/engines/ARTIFACT-VERSION.jar (the newest if there are several). */
+    private Path peerJar(String artifact) throws EngineException {
+        Pattern name = Pattern.compile(Pattern.quote(artifact) + "-\\d[^-]*(-\\d[^-]*)?\\.jar");
+        List<Path> found = new ArrayList<>();
+        if (Files.isDirectory(engines)) {
+            try (Stream<Path> files = Files.list(engines)) {
+                files.filter(p -> name.matcher(p.getFileName().toString()).matches()).forEach(found::add);
+            } catch (IOException e) {
+                throw new EngineException("cannot list " + engines + ": " + e.getMessage());
+            }
+        }
+        return found.stream().max(Comparator.comparing(p -> p.getFileName().toString()))
+                .orElseThrow(() -> new EngineException(artifact + " jar not found in " + engines
+                        + " (build the harness: mvn -pl tpcc-rbw package)"));
     }
 
     public String missingMessage(EngineConfig.JarKind kind) {

@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.hsqldb.a2l.tpcc.ReadsForUpdate;
@@ -48,11 +47,12 @@ public final class EngineRegistry {
                 throw new IllegalArgumentException(RESOURCE + " line " + n + ": expected name | jar | URL properties"
                         + " [| setup SQL [| hook [| options]]]: " + line);
             }
-            EngineConfig.JarKind jar = switch (f[1].toLowerCase(Locale.ROOT)) {
-                case "upstream" -> EngineConfig.JarKind.UPSTREAM;
-                case "fork" -> EngineConfig.JarKind.FORK;
-                default -> throw new IllegalArgumentException(RESOURCE + " line " + n + ": jar must be upstream or fork");
-            };
+            EngineConfig.JarKind jar;
+            try {
+                jar = EngineConfig.JarKind.parse(f[1]);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(RESOURCE + " line " + n + ": " + e.getMessage());
+            }
             List<String> setup = f.length > 3 ? splitStatements(f[3]) : List.of();
             String hook = f.length > 4 && !f[4].isEmpty() ? f[4] : "none";
             try {
@@ -60,7 +60,7 @@ public final class EngineRegistry {
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException(RESOURCE + " line " + n + ": " + e.getMessage());
             }
-            EngineConfig config = EngineConfig.hsqldb(f[0], jar, f[2], setup, hook);
+            EngineConfig config = EngineConfig.of(f[0], jar, f[2], setup, hook);
             if (f.length > 5) {
                 try {
                     config = withOptions(config, f[5]);

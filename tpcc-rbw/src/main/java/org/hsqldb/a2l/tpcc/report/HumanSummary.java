@@ -15,6 +15,7 @@ public final class HumanSummary {
     public static void print(RunSummary s, Path file, PrintStream out) {
         out.printf("== TPC-C %s (%s %s): %s order, mix %s, %d warehouse(s), %d client(s), %s%n",
                 s.config, s.engineProduct, s.engineVersion, s.order, s.mix, s.warehouses, s.clients, s.isolation);
+        if (s.isolationGuarantee != null) out.println("   " + s.isolation + ": " + s.isolationGuarantee);
         out.printf("   %d s measured after %d s warm-up, seed %d%s%n", s.seconds, s.warmup, s.seed,
                 s.rep == null ? "" : ", repetition " + s.rep);
         out.printf("   committed %d = %.1f txn/s, tpmC %.0f, engine aborts %.1f per 1000 committed, retries %d%n",

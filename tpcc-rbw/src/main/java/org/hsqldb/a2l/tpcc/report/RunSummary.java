@@ -45,6 +45,8 @@ public final class RunSummary {
     public int warmup;
     public long seed;
     public String isolation;
+    /** What the engine's documentation says that isolation level guarantees, naming the document. */
+    public String isolationGuarantee;
     public int retryBackoffUs;
     public long committed;
     public double throughputTps;

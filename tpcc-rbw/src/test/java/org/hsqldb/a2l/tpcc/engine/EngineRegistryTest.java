@@ -18,7 +18,7 @@ class EngineRegistryTest {
         EngineRegistry r = EngineRegistry.load();
         assertEquals(List.of("upstream", "upstream-mvcc", "upstream-mvlocks", "fork-locks", "fork-lf", "fork-a2l",
                 "fork-a2l-latched", "fork-lf-rl", "fork-a2l-rl", "fork-mvlocks", "fork-mvcc", "fork-a2l-plain",
-                "fork-a2l-uread"), r.names());
+                "fork-a2l-uread", "h2", "derby", "postgresql"), r.names());
         assertEquals("declared-write-sets", r.find("fork-a2l-rl").orElseThrow().hook());
         EngineConfig up = r.find("upstream").orElseThrow();
         assertEquals(EngineConfig.JarKind.UPSTREAM, up.jar());
@@ -26,6 +26,36 @@ class EngineRegistryTest {
         assertEquals(EngineConfig.JarKind.FORK, r.find("fork-locks").orElseThrow().jar());
         assertTrue(r.find("fork-mvcc").orElseThrow().isMultiVersion());
         assertTrue(!r.find("fork-a2l").orElseThrow().isMultiVersion());
+        assertEquals("jdbc:h2:mem:tpcc;DB_CLOSE_DELAY=-1", r.find("h2").orElseThrow().url("tpcc"));
+        assertEquals("jdbc:derby:memory:tpcc;create=true", r.find("derby").orElseThrow().url("tpcc"));
+        assertEquals(Dialect.POSTGRESQL, r.find("postgresql").orElseThrow().dialect());
+    }
+
+    @Test
+    void thePeersRunOnTheirOwnDrivers() {
+        EngineJars jars = EngineJars.locate(null, null);
+        EngineRegistry r = EngineRegistry.load();
+        assertNull(Engine.probe(r.find("h2").orElseThrow(), jars));
+        assertNull(Engine.probe(r.find("derby").orElseThrow(), jars));
+    }
+
+    @Test
+    void eachEngineSaysWhichOfItsErrorsAreRetryable() {
+        java.sql.SQLException duplicate = new java.sql.SQLException("Unique index or primary key violation", "23505");
+        // H2's snapshot: a key taken on a stale D_NEXT_O_ID is a write-write conflict, cured by a retry
+        assertEquals(org.hsqldb.a2l.tpcc.AbortReason.SERIALIZATION_FAILURE, Dialect.H2.classify(duplicate));
+        assertEquals(org.hsqldb.a2l.tpcc.AbortReason.OTHER, Dialect.HSQLDB.classify(duplicate));
+        assertEquals(org.hsqldb.a2l.tpcc.AbortReason.DEADLOCK, Dialect.DERBY.classify(
+                new java.sql.SQLException("A lock could not be obtained due to a deadlock", "40001")));
+        assertEquals(org.hsqldb.a2l.tpcc.AbortReason.LOCK_TIMEOUT, Dialect.DERBY.classify(
+                new java.sql.SQLException("A lock could not be obtained within the time requested", "40XL1")));
+        assertEquals(org.hsqldb.a2l.tpcc.AbortReason.SERIALIZATION_FAILURE, Dialect.POSTGRESQL.classify(
+                new java.sql.SQLException("could not serialize access due to concurrent update", "40001")));
+        assertEquals(org.hsqldb.a2l.tpcc.AbortReason.DEADLOCK, Dialect.POSTGRESQL.classify(
+                new java.sql.SQLException("deadlock detected", "40P01")));
+        assertEquals(org.hsqldb.a2l.tpcc.AbortReason.SERIALIZATION_FAILURE, Dialect.POSTGRESQL.classify(duplicate));
+        assertEquals(Dialect.H2, Dialect.ofUrl("jdbc:h2:mem:x"));
+        assertEquals(Dialect.GENERIC, Dialect.ofUrl("jdbc:sqlite:x"));
     }
 
     @Test
@@ -35,6 +65,8 @@ class EngineRegistryTest {
         EngineConfig c = r.find("fork-x").orElseThrow();
         assertEquals(List.of("SET DATABASE DEFAULT ISOLATION LEVEL SERIALIZABLE", "SELECT 1 FROM (VALUES(0))"), c.setupSql());
         assertThrows(IllegalArgumentException.class, () -> EngineRegistry.parse(List.of("bad | nowhere | x")));
+        assertEquals(EngineConfig.JarKind.H2, EngineRegistry.parse(List.of("x | h2 | MODE=PostgreSQL")).find("x")
+                .orElseThrow().jar());
         assertThrows(IllegalArgumentException.class, () -> EngineRegistry.parse(List.of("a | upstream | x", "a | fork | y")));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> EngineRegistry.parse(List.of("a | fork | x | | no-such-hook")));
