@@ -10,6 +10,7 @@ REGISTRY="$HARNESS_DIR/src/main/resources/org/hsqldb/a2l/tpcc/engine/engine-conf
 # harness_jar: the harness jar's path, built first if missing or stale
 harness_jar() {
   if [ ! -f "$HARNESS_JAR" ] || [ ! -f "$HARNESS_DIR/target/engines/hsqldb-2.7.4.jar" ] \
+     || ! compgen -G "$HARNESS_DIR/target/engines/h2-*.jar" >/dev/null \
      || [ -n "$(find "$HARNESS_DIR/src/main" "$HARNESS_DIR/pom.xml" "$ROOT/pom.xml" -newer "$HARNESS_JAR" -print -quit)" ]; then
     # -Dtpcc.standalone: build this module alone, without making Maven resolve the fork jar
     mvn_q -pl tpcc-rbw package -DskipTests -Dtpcc.standalone >&2 \
@@ -18,7 +19,7 @@ harness_jar() {
   echo "$HARNESS_JAR"
 }
 
-# config_jar NAME: the jar column (upstream | fork) of a configuration, empty if it is not in the registry.
+# config_jar NAME: the jar column (upstream | fork | h2 | derby | postgresql) of a configuration, empty if it is not in the registry.
 config_jar() {
   awk -F'|' -v name="$1" '!/^[[:space:]]*#/ { n=$1; gsub(/[[:space:]]/, "", n); j=$2; gsub(/[[:space:]]/, "", j); if (n == name) print j }' "$REGISTRY"
 }
