@@ -12,9 +12,9 @@ import picocli.CommandLine.Command;
 /** Entry point of the harness jar: scripts/tpcc runs {@code run}, scripts/compare runs {@code compare}. */
 @Command(name = "tpcc", mixinStandardHelpOptions = true,
         description = "TPC-C in Original and Read-before-Write order against HSQLDB (upstream or fork) or any JDBC engine.",
-        subcommands = {RunCommand.class, CompareCommand.class, ConfigsCommand.class, LockSetsCommand.class,
-                VerifyCommand.class, SoakCommand.class, ChaosCommand.class, MeasurementRunCommand.class,
-                SoakRunCommand.class, ChaosRunCommand.class})
+        subcommands = {RunCommand.class, CompareCommand.class, ConfigsCommand.class, IsolationCommand.class,
+                LockSetsCommand.class, VerifyCommand.class, SoakCommand.class, ChaosCommand.class,
+                MeasurementRunCommand.class, SoakRunCommand.class, ChaosRunCommand.class})
 public final class Main implements Runnable {
 
     /** Exit codes: 0 ok, 1 run failed (consistency violated, engine error), 2 bad request. */
@@ -65,6 +65,6 @@ public final class Main implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(new CommandLine(this), "missing command: run, compare, configs, lock-sets, verify, soak or chaos");
+        throw new CommandLine.ParameterException(new CommandLine(this), "missing command: run, compare, configs, isolation, lock-sets, verify, soak or chaos");
     }
 }
