@@ -215,15 +215,19 @@ public final class CompareReport {
         md.append("Machine: ").append(meta.machine().oneLine()).append("\n\n");
         md.append("Run JVM options: ").append(meta.jvmOpts().isBlank() ? "none (JVM defaults)" : "`" + meta.jvmOpts() + "`")
                 .append(". Wall time ").append(f1(meta.elapsedSeconds())).append(" s.\n\n");
-        md.append("## Configurations\n\n| config | engine | what |\n|---|---|---|\n");
+        md.append("## Configurations\n\n| config | engine | what | isolation: what the engine's documentation says it"
+                + " guarantees |\n|---|---|---|---|\n");
         Map<String, String> versions = runs.stream().collect(Collectors.toMap(r -> r.config,
                 r -> r.engineProduct + " " + r.engineVersion, (a, b) -> a, LinkedHashMap::new));
+        Map<String, String> guarantees = runs.stream().filter(r -> r.isolationGuarantee != null).collect(
+                Collectors.toMap(r -> r.config, r -> r.isolation + ": " + r.isolationGuarantee, (a, b) -> a,
+                        LinkedHashMap::new));
         for (EngineConfig c : meta.configs()) {
             md.append("| ").append(c.name()).append(" | ").append(versions.getOrDefault(c.name(), "?")).append(" | ")
-                    .append(c.describe()).append(" |\n");
+                    .append(c.describe()).append(" | ").append(guarantees.getOrDefault(c.name(), "")).append(" |\n");
         }
         meta.unavailable().forEach((name, reason) ->
-                md.append("| ").append(name).append(" | not available | ").append(reason).append(" |\n"));
+                md.append("| ").append(name).append(" | not available | ").append(reason).append(" | |\n"));
         md.append("\nMethod: ").append(meta.warehouses()).append(" warehouse(s), isolation ").append(meta.isolation())
                 .append(", seed ").append(meta.seed()).append(" (same inputs for every configuration). One JVM per")
                 .append(" (configuration, repetition): it loads once, then measures each point (order x mix x clients)")
