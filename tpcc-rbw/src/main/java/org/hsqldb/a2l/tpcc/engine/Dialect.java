@@ -112,14 +112,23 @@ public enum Dialect {
                     + " rolling one transaction back (40001).";
         }
 
-        /** Derby creates derby.log in the working directory unless told otherwise (a system property). */
+        /**
+         * Derby's settings are system properties, read when it boots a database; a -D given to the
+         * JVM (TPCC_JAVA_OPTS) wins. Derby writes derby.log into the working directory unless told
+         * otherwise: target/ instead. It detects deadlocks only after a waiter has waited
+         * derby.locks.deadlockTimeout (default 20 s) and gives up after derby.locks.waitTimeout (60 s):
+         * a short run would commit nothing while its deadlocked terminals wait, so 1 s and 10 s, as
+         * Derby's tuning guide suggests for work with deadlocks. (Set per database from every new
+         * connection, as SYSCS_SET_DATABASE_PROPERTY, they deadlock the loader's threads on Derby's
+         * property table, and Derby 10.16 then fails building the deadlock's message.)
+         */
         @Override
         void beforeLoad() {
-            if (System.getProperty("derby.stream.error.file") == null
-                    && System.getProperty("derby.stream.error.field") == null) {
-                System.setProperty("derby.stream.error.file",
-                        EngineJars.harnessTargetDir().resolve("derby.log").toString());
+            if (System.getProperty("derby.stream.error.field") == null) {
+                setIfAbsent("derby.stream.error.file", EngineJars.harnessTargetDir().resolve("derby.log").toString());
             }
+            setIfAbsent("derby.locks.deadlockTimeout", "1");
+            setIfAbsent("derby.locks.waitTimeout", "10");
         }
 
         /** An in-memory Derby database is dropped by connecting with ;drop=true, which answers 08006. */
@@ -291,6 +300,10 @@ public enum Dialect {
 
     /** Called before the engine's driver is first loaded in this JVM. */
     void beforeLoad() {
+    }
+
+    private static void setIfAbsent(String property, String value) {
+        if (System.getProperty(property) == null) System.setProperty(property, value);
     }
 
     /** Lets go of the database behind {@code c} (HSQLDB's and H2's SHUTDOWN, Derby's drop); PostgreSQL's stays. */
