@@ -7,12 +7,14 @@ import java.util.Locale;
 import java.util.Set;
 import org.hsqldb.a2l.tpcc.AbortReason;
 import org.hsqldb.a2l.tpcc.Isolation;
+import org.hsqldb.a2l.tpcc.ReadsForUpdate;
 
 /**
  * Everything that differs between the engines the harness runs, one constant per engine: how to
  * reach an in-memory (or served) database, which jars and driver, how tables are created and
  * dropped, which isolation level the benchmark runs and what the engine's documentation says it
- * guarantees, which SQLSTATEs are retryable conflicts, and how a database is let go. The TPC-C
+ * guarantees, which SQLSTATEs are retryable conflicts, how a read that precedes an update asks for
+ * the write lock ({@link #readsForUpdate}), and how a database is let go. The TPC-C
  * code itself is JDBC and standard SQL only; where it needs an engine's way it asks here, by the
  * connection it holds ({@link #of(Connection)}).
  *
@@ -23,7 +25,8 @@ import org.hsqldb.a2l.tpcc.Isolation;
  */
 public enum Dialect {
 
-    HSQLDB("HSQL Database Engine", "org.hsqldb.jdbc.JDBCDriver", List.of(), "SA", "",
+    /** HSQLDB, upstream and fork: FOR UPDATE OF the columns (the fork's A2L locks just those). */
+    HSQLDB("HSQL Database Engine", "org.hsqldb.jdbc.JDBCDriver", List.of(), "SA", "", ReadsForUpdate.FOR_UPDATE_OF,
             Set.of("42501"), Set.of("40001", "40501"), Set.of("40502")) {
         @Override
         public String ddl(String statement) {
@@ -51,7 +54,11 @@ public enum Dialect {
         }
     },
 
-    H2("H2", "org.h2.Driver", List.of("h2"), "sa", "",
+    /**
+     * H2 2.3 takes FOR UPDATE with or without OF columns, also on joins and with ORDER BY (not on an
+     * aggregate, as nobody does); it locks whole rows either way, so it gets the plain form.
+     */
+    H2("H2", "org.h2.Driver", List.of("h2"), "sa", "", ReadsForUpdate.FOR_UPDATE,
             Set.of("42S02", "42102", "42S04"), Set.of("40001", "90131"), Set.of("HYT00")) {
         @Override
         public String url(String database, String properties) {
@@ -96,8 +103,13 @@ public enum Dialect {
         }
     },
 
+    /**
+     * Derby 10.16 takes FOR UPDATE [OF columns] only on an updatable cursor: one table, no ORDER BY,
+     * no join, no aggregate (else 42Y90). Payment's read of the customer by last name has ORDER BY
+     * c_first, and the form is one per engine, so Derby's reads stay plain.
+     */
     DERBY("Apache Derby", "org.apache.derby.jdbc.EmbeddedDriver", List.of("derby", "derbyshared", "derbytools"),
-            null, null, Set.of("42Y55", "42X05"), Set.of("40001"), Set.of("40XL1", "40XL2")) {
+            null, null, ReadsForUpdate.PLAIN, Set.of("42Y55", "42X05"), Set.of("40001"), Set.of("40XL1", "40XL2")) {
         @Override
         public String url(String database, String properties) {
             return "jdbc:derby:memory:" + database + ";create=true" + (properties.isEmpty() ? "" : ";" + properties);
@@ -144,7 +156,8 @@ public enum Dialect {
         }
     },
 
-    POSTGRESQL("PostgreSQL", "org.postgresql.Driver", List.of("postgresql"), null, null,
+    /** PostgreSQL's FOR UPDATE OF names tables, not columns: plain FOR UPDATE (row locks). */
+    POSTGRESQL("PostgreSQL", "org.postgresql.Driver", List.of("postgresql"), null, null, ReadsForUpdate.FOR_UPDATE,
             Set.of("42P01"), Set.of("40001"), Set.of("55P03")) {
         @Override
         public String url(String database, String properties) throws EngineException {
@@ -188,7 +201,7 @@ public enum Dialect {
     },
 
     /** An engine the harness has no entry for ({@code --url}): standard SQL, the common SQLSTATEs. */
-    GENERIC("", null, List.of(), null, null, Set.of(), Set.of("40001"), Set.of()) {
+    GENERIC("", null, List.of(), null, null, ReadsForUpdate.FOR_UPDATE, Set.of(), Set.of("40001"), Set.of()) {
         @Override
         public AbortReason classify(SQLException e) {
             return AbortReason.classify(e);
@@ -202,17 +215,19 @@ public enum Dialect {
     public final List<String> jars;
     public final String user;
     public final String password;
+    private final ReadsForUpdate readsForUpdate;
     private final Set<String> missingTable;
     private final Set<String> serialization;
     private final Set<String> lockTimeout;
 
     Dialect(String product, String driverClass, List<String> jars, String user, String password,
-            Set<String> missingTable, Set<String> serialization, Set<String> lockTimeout) {
+            ReadsForUpdate readsForUpdate, Set<String> missingTable, Set<String> serialization, Set<String> lockTimeout) {
         this.product = product;
         this.driverClass = driverClass;
         this.jars = jars;
         this.user = user;
         this.password = password;
+        this.readsForUpdate = readsForUpdate;
         this.missingTable = missingTable;
         this.serialization = serialization;
         this.lockTimeout = lockTimeout;
@@ -255,6 +270,14 @@ public enum Dialect {
 
     public boolean isMissingTable(SQLException e) {
         return e.getSQLState() != null && missingTable.contains(e.getSQLState().toUpperCase(Locale.ROOT));
+    }
+
+    /**
+     * How TPC-C writes a read that precedes an update of the same rows on this engine: the form it
+     * accepts on every such read (a configuration's reads= option overrides it).
+     */
+    public ReadsForUpdate readsForUpdate() {
+        return readsForUpdate;
     }
 
     /** The isolation level the benchmark runs at on this engine: SERIALIZABLE on all four. */

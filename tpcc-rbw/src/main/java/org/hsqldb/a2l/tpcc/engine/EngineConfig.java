@@ -44,14 +44,14 @@ public record EngineConfig(String name, JarKind jar, String urlProperties, List<
     public static EngineConfig hsqldb(String name, JarKind jar, String urlProperties, List<String> setupSql,
                                       String hook) {
         return new EngineConfig(name, jar, urlProperties, setupSql, hook, null, List.of(),
-                "org.hsqldb.jdbc.JDBCDriver", "SA", "", ReadsForUpdate.FOR_UPDATE_OF, Map.of());
+                "org.hsqldb.jdbc.JDBCDriver", "SA", "", Dialect.HSQLDB.readsForUpdate(), Map.of());
     }
 
     /** A registry entry of a peer engine (H2, Derby, PostgreSQL): its dialect knows URL, driver and user. */
     public static EngineConfig peer(String name, JarKind jar, String urlProperties, List<String> setupSql, String hook) {
         Dialect d = jar.dialect;
         return new EngineConfig(name, jar, urlProperties, setupSql, hook, null, List.of(), d.driverClass, d.user,
-                d.password, ReadsForUpdate.FOR_UPDATE, Map.of());
+                d.password, d.readsForUpdate(), Map.of());
     }
 
     public static EngineConfig of(String name, JarKind jar, String urlProperties, List<String> setupSql, String hook) {
@@ -59,11 +59,14 @@ public record EngineConfig(String name, JarKind jar, String urlProperties, List<
                 : peer(name, jar, urlProperties, setupSql, hook);
     }
 
-    /** Any JDBC engine: plain {@code FOR UPDATE}, the form SQL engines share. */
+    /**
+     * Any JDBC engine: the reads its URL's dialect takes (an engine we do not know: plain
+     * {@code FOR UPDATE}, the form SQL engines share).
+     */
     public static EngineConfig custom(String url, List<String> jars, String driverClass, String user,
                                       String password) {
         return new EngineConfig("custom", JarKind.CUSTOM, "", List.of(), "none", url, List.copyOf(jars),
-                driverClass, user, password, ReadsForUpdate.FOR_UPDATE, Map.of());
+                driverClass, user, password, Dialect.ofUrl(url).readsForUpdate(), Map.of());
     }
 
     public EngineConfig withReads(ReadsForUpdate form) {
@@ -127,8 +130,7 @@ public record EngineConfig(String name, JarKind jar, String urlProperties, List<
      * in another form than its engine's, or JVM properties.
      */
     public boolean isVariant() {
-        ReadsForUpdate own = isHsqldb() ? ReadsForUpdate.FOR_UPDATE_OF : ReadsForUpdate.FOR_UPDATE;
-        return reads != own || !systemProperties.isEmpty();
+        return reads != dialect().readsForUpdate() || !systemProperties.isEmpty();
     }
 
     /** A one-line description for reports. */

@@ -29,6 +29,11 @@ class EngineRegistryTest {
         assertEquals("jdbc:h2:mem:tpcc;DB_CLOSE_DELAY=-1", r.find("h2").orElseThrow().url("tpcc"));
         assertEquals("jdbc:derby:memory:tpcc;create=true", r.find("derby").orElseThrow().url("tpcc"));
         assertEquals(Dialect.POSTGRESQL, r.find("postgresql").orElseThrow().dialect());
+        // each peer reads for update in the form it accepts on every such read of TPC-C's
+        assertEquals(org.hsqldb.a2l.tpcc.ReadsForUpdate.FOR_UPDATE, r.find("h2").orElseThrow().reads());
+        assertEquals(org.hsqldb.a2l.tpcc.ReadsForUpdate.PLAIN, r.find("derby").orElseThrow().reads());
+        assertEquals(org.hsqldb.a2l.tpcc.ReadsForUpdate.FOR_UPDATE, r.find("postgresql").orElseThrow().reads());
+        for (String peer : List.of("h2", "derby", "postgresql")) assertTrue(!r.find(peer).orElseThrow().isVariant(), peer);
     }
 
     @Test
