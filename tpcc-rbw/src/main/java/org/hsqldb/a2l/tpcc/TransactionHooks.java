@@ -38,6 +38,15 @@ public final class TransactionHooks {
         return RBW_ONLY.contains(name);
     }
 
+    /**
+     * Hooks that declare the transaction's writes: the engine then reads what a declaration names
+     * with the FOR UPDATE lock by itself, and a FOR UPDATE read would be an exclusive request, the
+     * early-release lock point, before the reads that follow it; so their reads stay plain.
+     */
+    public static boolean declaresWrites(String name) {
+        return "declared-write-sets".equals(name);
+    }
+
     public static TransactionHook create(String name, Context context) throws SQLException {
         check(name);
         return HOOKS.get(name).create(context);

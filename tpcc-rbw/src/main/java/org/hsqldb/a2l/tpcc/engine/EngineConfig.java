@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.hsqldb.a2l.tpcc.ReadsForUpdate;
+import org.hsqldb.a2l.tpcc.TransactionHooks;
 
 /**
  * How to reach one engine: a registry entry (an HSQLDB jar, or a peer engine's driver jars, with URL
@@ -40,18 +41,25 @@ public record EngineConfig(String name, JarKind jar, String urlProperties, List<
         }
     }
 
-    /** HSQLDB, upstream and fork alike, accepts {@code FOR UPDATE OF} a column list. */
+    /**
+     * HSQLDB, upstream and fork alike, accepts {@code FOR UPDATE OF} a column list; a configuration
+     * whose hook declares its writes reads plainly (see {@link TransactionHooks#declaresWrites}).
+     */
     public static EngineConfig hsqldb(String name, JarKind jar, String urlProperties, List<String> setupSql,
                                       String hook) {
         return new EngineConfig(name, jar, urlProperties, setupSql, hook, null, List.of(),
-                "org.hsqldb.jdbc.JDBCDriver", "SA", "", Dialect.HSQLDB.readsForUpdate(), Map.of());
+                "org.hsqldb.jdbc.JDBCDriver", "SA", "", naturalReads(Dialect.HSQLDB, hook), Map.of());
+    }
+
+    private static ReadsForUpdate naturalReads(Dialect dialect, String hook) {
+        return TransactionHooks.declaresWrites(hook) ? ReadsForUpdate.PLAIN : dialect.readsForUpdate();
     }
 
     /** A registry entry of a peer engine (H2, Derby, PostgreSQL): its dialect knows URL, driver and user. */
     public static EngineConfig peer(String name, JarKind jar, String urlProperties, List<String> setupSql, String hook) {
         Dialect d = jar.dialect;
         return new EngineConfig(name, jar, urlProperties, setupSql, hook, null, List.of(), d.driverClass, d.user,
-                d.password, d.readsForUpdate(), Map.of());
+                d.password, naturalReads(d, hook), Map.of());
     }
 
     public static EngineConfig of(String name, JarKind jar, String urlProperties, List<String> setupSql, String hook) {
@@ -130,7 +138,7 @@ public record EngineConfig(String name, JarKind jar, String urlProperties, List<
      * in another form than its engine's, or JVM properties.
      */
     public boolean isVariant() {
-        return reads != dialect().readsForUpdate() || !systemProperties.isEmpty();
+        return reads != naturalReads(dialect(), hook) || !systemProperties.isEmpty();
     }
 
     /** A one-line description for reports. */

@@ -33,7 +33,9 @@ class ChaosStallTest {
         args.addAll(CrashSafetyTest.jarOptions());
         CrashSafetyTest.Outcome run = CrashSafetyTest.tpcc(args.toArray(String[]::new));
         assertEquals(1, run.code(), run.out());
-        assertTrue(run.out().contains("!!! fork-locks segment 1 period 1: engine stalled: 16 of 16 terminal(s)"), run.out());
+        // how many terminals are caught inside a statement by then depends on the machine's load
+        assertTrue(java.util.regex.Pattern.compile("!!! fork-locks segment 1 period 1: engine stalled: \\d+ of 16"
+                + " terminal\\(s\\)").matcher(run.out()).find(), run.out());
 
         ChaosResult r = ChaosResult.read(out.resolve("configs/fork-locks/chaos.json"));
         assertEquals(1, r.segments.size(), run.out());

@@ -84,6 +84,10 @@ class EngineRegistryTest {
         EngineConfig a2l = r.find("fork-a2l").orElseThrow();
         assertEquals(ReadsForUpdate.FOR_UPDATE_OF, a2l.reads());
         assertFalse(a2l.isVariant());
+        // declared write sets read what they will write with the FOR UPDATE lock by themselves
+        EngineConfig rl = r.find("fork-lf-rl").orElseThrow();
+        assertEquals(ReadsForUpdate.PLAIN, rl.reads());
+        assertFalse(rl.isVariant());
         EngineConfig plain = r.find("fork-a2l-plain").orElseThrow();
         assertEquals(ReadsForUpdate.PLAIN, plain.reads());
         assertTrue(plain.isVariant());
