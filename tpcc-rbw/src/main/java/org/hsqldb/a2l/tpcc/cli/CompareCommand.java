@@ -43,7 +43,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "compare", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Runs upstream (LOCKS, MVLOCKS, MVCC) against every available fork configuration, in both",
                 "statement orders, and writes results/RUN-ID/ (summaries, runs.csv, report.md, PNGs).",
-                "The defaults are a smoke test of about 6 minutes here, not a result: widen with the options below,",
+                "The defaults are a smoke test (about 5.5 minutes here, 6.5 with the build), not a result: widen with the options below,",
                 "or run --preset headline (the one long run, under 90 minutes)."})
 public final class CompareCommand implements Callable<Integer> {
 
@@ -120,7 +120,7 @@ public final class CompareCommand implements Callable<Integer> {
     String commandLine;
 
     @Option(names = "--preset", paramLabel = "NAME", converter = PresetConverter.class,
-            description = {"headline: the one long run (within 90 min here): upstream and upstream-mvcc, fork-lf,"
+            description = {"headline: the one long run (within 90 min here): upstream and upstream-mvlocks, fork-lf,"
                     + " fork-a2l (and fork-a2l-cell, h2, derby, postgresql where the registry has them), 4 warehouses,"
                     + " clients 1,2,8,16, mixes 8-92 and 100-0 (50-50 if it fits); durations chosen to fit, printed"
                     + " first. Options given beside it override it (e.g. short durations for a smoke run of its shape)."})
@@ -193,12 +193,20 @@ public final class CompareCommand implements Callable<Integer> {
             points = Preset.points(mixes, clients);
             if (given("--orders")) points = points.stream().filter(p -> orders.contains(p.order())).toList();
             orders = points.stream().map(Point::order).distinct().toList();
-            System.out.printf("preset %s: %s; %d s warm-up + %d s measured, %d repetitions, %s; the preset's plan"
-                            + " for %d available configuration(s) %s the %s budget (%s)%n", preset,
-                    mixes.stream().map(m -> m.label).toList(), warmup, seconds, reps,
-                    choice.rung().meetsDesign() ? "DESIGN's durations" : "SHORTER than DESIGN's 20 s + 30 s",
-                    available.size(), choice.fits() ? "fits" : "DOES NOT FIT", CompareCost.duration(Preset.BUDGET_SECONDS),
-                    CompareCost.duration(choice.seconds()));
+            Preset.Rung rung = choice.rung();
+            System.out.printf("preset %s: for %d available configuration(s) at %d warehouse(s) its ladder gives %s,"
+                            + " %d s warm-up + %d s measured, %d repetitions (%s): planned %s, which %s the %s budget%n",
+                    preset, available.size(), warehouses, rung.mixes().stream().map(m -> m.label).toList(),
+                    rung.warmup(), rung.seconds(), rung.reps(),
+                    rung.meetsDesign() ? "DESIGN's durations" : "SHORTER than DESIGN's 20 s + 30 s",
+                    CompareCost.duration(choice.seconds()), choice.fits() ? "fits" : "DOES NOT FIT",
+                    CompareCost.duration(Preset.BUDGET_SECONDS));
+            List<String> overridden = java.util.stream.Stream.of("--warehouses", "--clients", "--warmup", "--seconds",
+                    "--reps", "--mixes", "--orders").filter(this::given).toList();
+            if (!overridden.isEmpty()) {
+                System.out.printf("preset %s: %s given, so the plan below is not the preset's own%n", preset,
+                        String.join(", ", overridden));
+            }
         } else {
             points = new ArrayList<>();
             for (Mix m : mixes) for (StatementOrder o : orders) for (int c : clients) points.add(new Point(o, m, c));

@@ -453,7 +453,13 @@ public final class CompareReport {
     private static String markdown(List<Cell> cells, List<RunSummary> runs, Meta meta, List<String> plots, Path runDir) {
         StringBuilder md = new StringBuilder();
         md.append("# TPC-C side by side: ").append(meta.runId()).append("\n\n");
-        if (meta.quick()) {
+        if (meta.quick() && meta.preset() != null && meta.warmup() >= 10 && meta.seconds() >= 15 && meta.reps() >= 2) {
+            md.append("> **Shorter than DESIGN.md asks** (at least 20 s warm-up, 30 s measured, 3 repetitions): ")
+                    .append(meta.warmup()).append(" s warm-up, ").append(meta.seconds()).append(" s measured, ")
+                    .append(meta.reps()).append(" repetitions, so that preset `").append(meta.preset())
+                    .append("` ends within its budget on this machine. Read a ratio as an effect only where the")
+                    .append(" min-max spreads of its two sides do not overlap.\n\n");
+        } else if (meta.quick()) {
             md.append("> **Quick run: a smoke test, not a result.** Runs this short (").append(meta.warmup())
                     .append(" s warm-up, ").append(meta.seconds()).append(" s measured, ").append(meta.reps())
                     .append(" repetition(s)) are dominated by JIT and GC noise; DESIGN.md asks for at least 20 s")

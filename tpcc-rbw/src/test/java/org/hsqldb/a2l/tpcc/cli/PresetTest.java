@@ -37,7 +37,7 @@ class PresetTest {
     void theHeadlineFitsNinetyMinutesWithTheConfigurationsThisRegistryHas() {
         List<EngineConfig> configs = inRegistry();
         assertTrue(configs.stream().map(EngineConfig::name).toList().containsAll(
-                List.of("upstream", "upstream-mvcc", "fork-lf", "fork-a2l")), configs.toString());
+                List.of("upstream", "upstream-mvlocks", "fork-lf", "fork-a2l")), configs.toString());
         Preset.Choice c = choose(configs);
         assertTrue(c.fits(), "planned " + c.seconds() + " s");
         assertTrue(c.seconds() <= Preset.BUDGET_SECONDS);

@@ -191,6 +191,10 @@ class CompareReportTest {
                 List.of(StatementOrder.ORIGINAL, StatementOrder.RBW), List.of(Mix.M8_92), List.of(1, 8), 4, 30, 20, 2,
                 2015, Isolation.SERIALIZABLE, "", MachineFacts.current(), 100, List.of("upstream rep 1 exited 1"), false,
                 "headline", "Each JVM restores a copy of its loaded database before every point.", 5000.0);
+        meta = new CompareReport.Meta(meta.runId(), meta.commandLine(), meta.configs(), meta.unavailable(), meta.orders(),
+                meta.mixes(), meta.clients(), meta.warehouses(), meta.seconds(), meta.warmup(), meta.reps(), meta.seed(),
+                meta.isolation(), meta.jvmOpts(), meta.machine(), meta.elapsedSeconds(), meta.failures(), true,
+                meta.preset(), meta.pointStart(), meta.plannedSeconds());
         CompareReport.write(dir, runs, meta);
         String md = Files.readString(dir.resolve("report.md"));
 
@@ -216,6 +220,8 @@ class CompareReportTest {
         assertTrue(md.contains("## Isolation\n\n| engine | level | write_skew |\n|---|---|---|\n| h2 | SERIALIZABLE | allowed |"), md);
         assertTrue(md.contains("Preset `headline`: 4 warehouse(s), 20 s warm-up + 30 s measured per point, 2 repetitions"), md);
         assertTrue(md.contains("restores a copy"), md);
+        assertTrue(md.contains("**Shorter than DESIGN.md asks**"), md);
+        assertTrue(md.contains("## Failures\n\n- upstream rep 1 exited 1\n"), md);
         assertTrue(md.contains("![speedup_8-92.png](speedup_8-92.png)"), md);
         assertTrue(Files.size(dir.resolve("speedup_8-92.png")) > 1000);
     }
