@@ -93,4 +93,23 @@ class MeasurementRunTest {
                 () -> measure("fork-lf-rl", List.of(new Point(StatementOrder.ORIGINAL, Mix.M8_92, 1))));
         assertTrue(e.getMessage().contains("rbw"), e.getMessage());
     }
+
+    @Test
+    void restoredPointsStartFromTheLoadedTablesAndStayConsistent() throws Exception {
+        EngineJars jars = EngineJars.locate(null, null);
+        List<Point> points = List.of(new Point(StatementOrder.ORIGINAL, Mix.M8_92, 2), new Point(StatementOrder.RBW, Mix.M8_92, 2));
+        MeasurementRun.Plan plan = new MeasurementRun.Plan(EngineOptions.named("upstream"), jars, Scale.tiny(2), points,
+                2, 1, 5L, Isolation.SERIALIZABLE, 0, 500, 2, out, true, 1,
+                org.hsqldb.a2l.tpcc.engine.DatabaseLocation.memory("tpcc"), null, out, PointStart.RESTORE);
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        assertEquals(0, MeasurementRun.run(plan, new PrintStream(log, true)), log.toString());
+        for (Point p : points) {
+            RunSummary s = RunSummary.read(out.resolve(p.dirName()).resolve("summary.json"));
+            assertTrue(s.consistencyOk);
+            assertEquals("restore", s.pointStart);
+            assertNotNull(s.pointSetupSeconds);
+            assertNotNull(s.loadedCopySeconds);
+        }
+        assertTrue(log.toString().contains("restored the loaded tables"), log.toString());
+    }
 }
