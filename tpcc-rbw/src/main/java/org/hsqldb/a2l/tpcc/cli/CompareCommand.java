@@ -185,7 +185,16 @@ public final class CompareCommand implements Callable<Integer> {
         if (preset == Preset.HEADLINE) {
             if (!given("--warehouses")) warehouses = Preset.HEADLINE_WAREHOUSES;
             if (!given("--clients")) clients = new ArrayList<>(Preset.HEADLINE_CLIENTS);
-            Preset.Choice choice = Preset.choose(available, clients, warehouses, cost, this::startFor);
+            Preset.Fit fit = Preset.fit(available, configs.isEmpty() ? 4 : available.size(), clients, warehouses, cost,
+                    this::startFor);
+            Preset.Choice choice = fit.choice();
+            for (String name : fit.leftOut()) {
+                available.removeIf(c -> c.name().equals(name));
+                String reason = "left out so that the preset fits its " + CompareCost.duration(Preset.BUDGET_SECONDS)
+                        + " budget here (run it with --configs)";
+                unavailable.put(name, reason);
+                System.out.printf("config %-18s SKIPPED: %s%n", name, reason);
+            }
             if (!given("--warmup")) warmup = choice.rung().warmup();
             if (!given("--seconds")) seconds = choice.rung().seconds();
             if (!given("--reps")) reps = choice.rung().reps();

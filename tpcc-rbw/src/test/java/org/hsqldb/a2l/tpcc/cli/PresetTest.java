@@ -33,9 +33,26 @@ class PresetTest {
                 PointStart::sameDatabaseFor);
     }
 
+    /** upstream, upstream-mvlocks, fork-lf, fork-a2l: what the headline always runs. */
+    static List<EngineConfig> core() {
+        return inRegistry().subList(0, 4);
+    }
+
     @Test
-    void theHeadlineFitsNinetyMinutesWithTheConfigurationsThisRegistryHas() {
+    void withThePeersTooTheHeadlineFitsByLeavingTheLastOnesOutAndSaysWhich() {
         List<EngineConfig> configs = inRegistry();
+        Preset.Fit fit = Preset.fit(configs, 4, Preset.HEADLINE_CLIENTS, 4, CompareCost.DEFAULT, PointStart::sameDatabaseFor);
+        assertTrue(fit.choice().fits(), "planned " + fit.choice().seconds() + " s");
+        assertTrue(Preset.LADDER.indexOf(fit.choice().rung()) <= Preset.FLOOR);
+        assertEquals(configs.size(), fit.kept().size() + fit.leftOut().size());
+        assertEquals(core(), fit.kept().subList(0, 4), "the core four are never left out");
+        for (String name : fit.leftOut()) assertTrue(configs.indexOf(configs.stream().filter(c -> c.name().equals(name))
+                .findFirst().orElseThrow()) >= 4, name);
+    }
+
+    @Test
+    void theHeadlineFitsNinetyMinutesWithItsCoreConfigurations() {
+        List<EngineConfig> configs = core();
         assertTrue(configs.stream().map(EngineConfig::name).toList().containsAll(
                 List.of("upstream", "upstream-mvlocks", "fork-lf", "fork-a2l")), configs.toString());
         Preset.Choice c = choose(configs);
