@@ -13,6 +13,9 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import org.hsqldb.a2l.tpcc.engine.EngineJars;
+import org.hsqldb.a2l.tpcc.engine.TestPostgres;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -45,12 +48,26 @@ class LoadedCopyTest {
         return out;
     }
 
+    static String postgres;
+
+    @BeforeAll
+    static void startPostgres() {
+        postgres = TestPostgres.start();
+    }
+
+    @AfterAll
+    static void stopPostgres() {
+        if (postgres == null) TestPostgres.stop();
+    }
+
+    /** HSQLDB switches foreign key checks off and fills on threads, so does H2; Derby and PostgreSQL fill parents first. */
     @ParameterizedTest
-    @ValueSource(strings = {"upstream", "fork-a2l"})
+    @ValueSource(strings = {"upstream", "fork-a2l", "h2", "derby", "postgresql"})
     void aRestoreUndoesWhatThePointDid(String config) throws Exception {
         if (config.startsWith("fork")) {
             assumeTrue(Files.isRegularFile(EngineJars.locate(null, null).fork()), "the fork jar is not built");
         }
+        if (config.equals("postgresql")) assumeTrue(postgres == null, "PostgreSQL cannot be started here: " + postgres);
         try (TestDatabase db = TestDatabase.load(config, Scale.tiny(2), 11, Clock.systemUTC())) {
             List<String> loaded = fingerprint(db.connection);
             LoadedCopy.save(db.connection);

@@ -36,9 +36,16 @@ public record CompareCost(double jvmStart, double loadPerWarehouse, double snaps
     /** One JVM's work: a configuration's repetition, its points, and what each point starts from. */
     public record Job(String config, int rep, List<Point> points, PointStart start) {}
 
+    /** A point after a read-only one (100-0) starts without a restore or reload: nothing changed. */
     public double jobSeconds(Job job, int warehouses, int warmup, int seconds) {
-        return jvmSeconds(warehouses, job.start())
-                + job.points().size() * pointSeconds(warehouses, warmup, seconds, job.start());
+        double total = jvmSeconds(warehouses, job.start());
+        boolean unchanged = false;
+        for (Point p : job.points()) {
+            total += unchanged ? pointSeconds(warehouses, warmup, seconds, PointStart.CARRY)
+                    : pointSeconds(warehouses, warmup, seconds, job.start());
+            unchanged = p.mix().readOnly();
+        }
+        return total;
     }
 
     public double totalSeconds(List<Job> jobs, int warehouses, int warmup, int seconds) {

@@ -163,9 +163,9 @@ public final class MeasurementRun {
             throw new UsageException("points start from a restored or reloaded database only in memory, in process"
                     + " (not with --database-dir or --server)");
         }
-        if (start == PointStart.RESTORE && !config.isHsqldb()) {
-            throw new UsageException("restoring the loaded tables from a copy in the database is for HSQLDB"
-                    + " configurations; use reload");
+        if (start == PointStart.RESTORE && config.dialect() == Dialect.GENERIC) {
+            throw new UsageException("restoring the loaded tables from a copy in the database is for HSQLDB,"
+                    + " H2, Derby and PostgreSQL; use reload");
         }
         Opened db = Opened.open(config, plan.jars(), plan.database());
         AckLog acks = null;
@@ -222,13 +222,18 @@ public final class MeasurementRun {
 
             boolean allConsistent = true;
             int index = 0;
+            // a read-only point (100-0) leaves the database as it found it: the next point need not restore
+            boolean unchanged = false;
             for (Point p : plan.points()) {
                 index++;
                 out.printf("point %d/%d: %s order, mix %s, %d client(s): %d s warm-up, %d s measured%n", index,
                         plan.points().size(), p.order(), p.mix(), p.clients(), plan.warmup(), plan.seconds());
                 Double setupSeconds = null;
                 long setupStart = System.nanoTime();
-                if (start == PointStart.RESTORE) {
+                if (unchanged && start != PointStart.CARRY) {
+                    out.println("database: as the last point left it, which wrote nothing (mix " + p.mix()
+                            + " before it was read-only)");
+                } else if (start == PointStart.RESTORE) {
                     Opened current = db;
                     LoadedCopy.restore(current.engine::connect, plan.loaderThreads());
                     setupSeconds = seconds(setupStart);
@@ -259,6 +264,7 @@ public final class MeasurementRun {
                     if (out != System.err) System.err.println("tpcc: " + loud);
                     return Main.FAILED;
                 }
+                unchanged = p.mix().readOnly();
                 long checkStart = System.nanoTime();
                 boolean full = index == plan.points().size();
                 List<Consistency.Condition> conditions =

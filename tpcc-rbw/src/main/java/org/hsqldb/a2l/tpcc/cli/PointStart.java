@@ -3,6 +3,7 @@ package org.hsqldb.a2l.tpcc.cli;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.stream.Collectors;
+import org.hsqldb.a2l.tpcc.engine.Dialect;
 import org.hsqldb.a2l.tpcc.engine.EngineConfig;
 
 /**
@@ -13,8 +14,9 @@ import org.hsqldb.a2l.tpcc.engine.EngineConfig;
  */
 public enum PointStart {
     /**
-     * HSQLDB: load once, copy the loaded tables into another schema of the same database, and before
-     * every point re-create the TPC-C tables from that copy ({@link org.hsqldb.a2l.tpcc.LoadedCopy}).
+     * Load once, copy the loaded tables into another schema of the same database, and before every
+     * point re-create the TPC-C tables from that copy ({@link org.hsqldb.a2l.tpcc.LoadedCopy}): HSQLDB
+     * and the peers.
      * The cheapest of the ways measured (tpcc-rbw/README.md, "compare", gives the costs).
      */
     RESTORE("restore"),
@@ -29,9 +31,12 @@ public enum PointStart {
         this.label = label;
     }
 
-    /** The cheapest way that starts every point from the same database: restore for HSQLDB, reload for others. */
+    /**
+     * The cheapest way that starts every point from the same database: restore for the engines whose
+     * dialect we know (HSQLDB, H2, Derby, PostgreSQL), reload for any other.
+     */
     public static PointStart sameDatabaseFor(EngineConfig config) {
-        return config.isHsqldb() ? RESTORE : RELOAD;
+        return config.dialect() != Dialect.GENERIC ? RESTORE : RELOAD;
     }
 
     public static PointStart parse(String s) {

@@ -76,7 +76,12 @@ public enum Preset {
         return points;
     }
 
-    /** The JVMs of a comparison in run order: repetitions outside, configurations inside (A B A B), points rotated. */
+    /**
+     * The JVMs of a comparison in run order: repetitions outside, configurations inside (A B A B), points
+     * rotated. A peer runs the original order only: the statement order is the fork's question (what RbW
+     * buys a lock manager), the peers answer the user's (what each engine does with TPC-C), and their
+     * second order would cost a third of the budget.
+     */
     public static List<CompareCost.Job> jobs(List<EngineConfig> configs, List<Point> points, int reps,
                                              java.util.function.Function<EngineConfig, PointStart> start) {
         List<CompareCost.Job> jobs = new ArrayList<>();
@@ -85,7 +90,9 @@ public enum Preset {
             java.util.Collections.rotate(rotated, -(rep - 1));
             for (EngineConfig c : configs) {
                 List<Point> own = TransactionHooks.isRbwOnly(c.hook())
-                        ? rotated.stream().filter(p -> p.order() == StatementOrder.RBW).toList() : rotated;
+                        ? rotated.stream().filter(p -> p.order() == StatementOrder.RBW).toList()
+                        : c.isPeer() ? rotated.stream().filter(p -> p.order() == StatementOrder.ORIGINAL).toList()
+                        : rotated;
                 if (own.isEmpty()) continue;
                 jobs.add(new CompareCost.Job(c.name(), rep, own, start.apply(c)));
             }
@@ -114,8 +121,12 @@ public enum Preset {
         return last;
     }
 
-    /** The shortest rung the headline accepts before it leaves configurations out instead: 10 s + 20 s. */
-    public static final int FLOOR = 4;
+    /**
+     * The shortest rung the headline accepts before it leaves configurations out instead: the last
+     * (5 s + 15 s). The user's question is which engine does more work: every engine at short durations
+     * (stated, with their spread) answers it; fewer engines at longer ones do not.
+     */
+    public static final int FLOOR = LADDER.size() - 1;
 
     /** A choice, and the configurations left out so that it fits (in the order they were dropped). */
     public record Fit(Choice choice, List<EngineConfig> kept, List<String> leftOut) {}
