@@ -151,12 +151,12 @@ pg_stop() {
 }
 
 # pg_wanted ARGS...: true if the arguments name a configuration on the postgresql jar
-# (--config NAME, --configs A,B or --url jdbc:postgresql:... needs no server of ours)
+# (--config NAME, --configs A,B; --preset headline has one; --url jdbc:postgresql:... needs no server of ours)
 pg_wanted() {
   local a prev="" names=""
   for a in "$@"; do
-    case "$a" in --config=*|--configs=*) names="$names ${a#*=}" ;; esac
-    case "$prev" in --config|--configs) names="$names $a" ;; esac
+    case "$a" in --config=*|--configs=*) names="$names ${a#*=}" ;; --preset=headline) names="$names postgresql" ;; esac
+    case "$prev" in --config|--configs) names="$names $a" ;; --preset) [ "$a" = headline ] && names="$names postgresql" ;; esac
     prev=$a
   done
   local n

@@ -23,6 +23,11 @@ public enum Mix {
         return percent[t.ordinal()];
     }
 
+    /** True when the mix runs only Order-Status and Stock-Level, which write nothing. */
+    public boolean readOnly() {
+        return percent(TxnType.NEW_ORDER) + percent(TxnType.PAYMENT) + percent(TxnType.DELIVERY) == 0;
+    }
+
     /** The transaction type for a draw in [1, 100]. */
     public TxnType pick(int draw) {
         int acc = 0;

@@ -15,6 +15,7 @@ import org.hsqldb.a2l.tpcc.Benchmark;
 import org.hsqldb.a2l.tpcc.Consistency;
 import org.hsqldb.a2l.tpcc.Isolation;
 import org.hsqldb.a2l.tpcc.Loader;
+import org.hsqldb.a2l.tpcc.LoadedCopy;
 import org.hsqldb.a2l.tpcc.Scale;
 import org.hsqldb.a2l.tpcc.StatementOrder;
 import org.hsqldb.a2l.tpcc.TransactionHook;
@@ -35,22 +36,35 @@ import org.hsqldb.a2l.tpcc.report.RunSummary;
 
 /**
  * One JVM's work: open the engine, load once, then measure each point in turn (each with its
- * own warm-up) and check consistency after each. The database carries over from point to
- * point: New-Order grows it, which TPC-C allows, and every point starts from a consistent state.
- * {@code tpcc run} is a measurement run of one point; {@code compare} starts one per configuration
- * and repetition, each in a child JVM ({@link MeasurementRunCommand}).
+ * own warm-up) and check consistency after each. What each point starts from is the plan's
+ * {@link PointStart}: {@code compare} restores (HSQLDB) or reloads (other engines) the loaded
+ * database before every point, so no point measures what an earlier one left behind; {@code tpcc run}
+ * measures one point on the database it loaded (or reuses, with --database-dir). {@code compare}
+ * starts one measurement run per configuration and repetition, each in a child JVM
+ * ({@link MeasurementRunCommand}).
  */
 public final class MeasurementRun {
 
     /**
      * {@code database}: in memory, in files (reused when loaded before) or served over the network;
      * {@code acks}: the side file acknowledged commits are appended to, or null; {@code runFolder}: the
-     * folder the summaries name themselves relative to (compare's results/RUN-ID; else {@code out}).
+     * folder the summaries name themselves relative to (compare's results/RUN-ID; else {@code out});
+     * {@code pointStart}: what each point starts from.
      */
     public record Plan(EngineConfig config, EngineJars jars, Scale scale, List<Point> points, int seconds, int warmup,
                        long seed, Isolation isolation, int progressSeconds, int retryBackoffMicros, int loaderThreads,
                        Path out,
-                       boolean summaryPerPointDir, Integer rep, DatabaseLocation database, Path acks, Path runFolder) {
+                       boolean summaryPerPointDir, Integer rep, DatabaseLocation database, Path acks, Path runFolder,
+                       PointStart pointStart) {
+
+        /** The database carries over between points (one point: nothing to carry). */
+        public Plan(EngineConfig config, EngineJars jars, Scale scale, List<Point> points, int seconds, int warmup,
+                    long seed, Isolation isolation, int progressSeconds, int retryBackoffMicros, int loaderThreads,
+                    Path out, boolean summaryPerPointDir, Integer rep, DatabaseLocation database, Path acks,
+                    Path runFolder) {
+            this(config, jars, scale, points, seconds, warmup, seed, isolation, progressSeconds, retryBackoffMicros,
+                    loaderThreads, out, summaryPerPointDir, rep, database, acks, runFolder, PointStart.CARRY);
+        }
 
         /** Summaries relative to {@code out}. */
         public Plan(EngineConfig config, EngineJars jars, Scale scale, List<Point> points, int seconds, int warmup,
@@ -66,6 +80,63 @@ public final class MeasurementRun {
                     Path out, boolean summaryPerPointDir, Integer rep) {
             this(config, jars, scale, points, seconds, warmup, seed, isolation, progressSeconds, retryBackoffMicros,
                     loaderThreads, out, summaryPerPointDir, rep, DatabaseLocation.memory("tpcc"), null);
+        }
+    }
+
+    /** An opened database: its engine, the admin connection (counters, checks), what the engine calls itself. */
+    private static final class Opened implements AutoCloseable {
+        final Engine engine;
+        final Connection admin;
+        final String product;
+        final String version;
+        /** Stalled sessions cannot be closed and SHUTDOWN would wait for them: leave the database as it is. */
+        boolean stalled;
+
+        private Opened(Engine engine, Connection admin, String product, String version) {
+            this.engine = engine;
+            this.admin = admin;
+            this.product = product;
+            this.version = version;
+        }
+
+        static Opened open(EngineConfig config, EngineJars jars, DatabaseLocation where)
+                throws EngineException, SQLException {
+            Engine engine = Engine.load(config, jars, where);
+            Connection admin;
+            try {
+                admin = engine.connect();
+            } catch (SQLException e) {
+                engine.stopServer();
+                throw new EngineException("cannot connect to " + engine.url() + ": " + Main.firstLine(e.getMessage()));
+            }
+            try {
+                String unavailable = engine.unavailableReason(admin);
+                if (unavailable != null) {
+                    throw new EngineException("configuration " + config.name() + " is not available: " + unavailable);
+                }
+                DatabaseMetaData meta = admin.getMetaData();
+                return new Opened(engine, admin, meta.getDatabaseProductName(), meta.getDatabaseProductVersion());
+            } catch (EngineException | SQLException | RuntimeException e) {
+                engine.shutdown(admin);
+                admin.close();
+                throw e;
+            }
+        }
+
+        @Override
+        public void close() {
+            if (!stalled) {
+                try {
+                    engine.shutdown(admin, "SHUTDOWN");
+                } catch (SQLException ignored) {
+                    // shut down already
+                }
+            }
+            try {
+                admin.close();
+            } catch (SQLException ignored) {
+                // shut down already
+            }
         }
     }
 
@@ -86,42 +157,39 @@ public final class MeasurementRun {
             throw new UsageException("configuration " + config.name() + " declares RbW write sets: it runs"
                     + " the rbw order only (--order rbw)");
         }
-        Engine engine = Engine.load(config, plan.jars(), plan.database());
-        Connection admin;
-        try {
-            admin = engine.connect();
-        } catch (SQLException e) {
-            engine.stopServer();
-            throw new EngineException("cannot connect to " + engine.url() + ": " + Main.firstLine(e.getMessage()));
+        PointStart start = plan.pointStart();
+        boolean inMemory = !plan.database().isFile() && !plan.database().served();
+        if (start != PointStart.CARRY && !inMemory) {
+            throw new UsageException("points start from a restored or reloaded database only in memory, in process"
+                    + " (not with --database-dir or --server)");
         }
+        if (start == PointStart.RESTORE && config.dialect() == Dialect.GENERIC) {
+            throw new UsageException("restoring the loaded tables from a copy in the database is for HSQLDB,"
+                    + " H2, Derby and PostgreSQL; use reload");
+        }
+        Opened db = Opened.open(config, plan.jars(), plan.database());
         AckLog acks = null;
-        boolean stalled = false;
         try {
-            String unavailable = engine.unavailableReason(admin);
-            if (unavailable != null) {
-                throw new EngineException("configuration " + config.name() + " is not available: " + unavailable);
-            }
-            DatabaseMetaData meta = admin.getMetaData();
-            String product = meta.getDatabaseProductName();
-            String version = meta.getDatabaseProductVersion();
-            String guarantee = Dialect.of(admin).guarantee(config, plan.isolation());
-            out.printf("engine: %s %s via %s (%s)%n", product, version, engine.url(), config.describe());
+            String product = db.product, version = db.version;
+            String guarantee = Dialect.of(db.admin).guarantee(config, plan.isolation());
+            out.printf("engine: %s %s via %s (%s)%n", product, version, db.engine.url(), config.describe());
             if (plan.database().isFile() || plan.database().served()) {
                 out.println("database: " + plan.database().describe());
             }
             if (!plan.scale().isStandard()) out.println("WARNING: non-standard scale " + plan.scale().name());
 
             Loader.Result load;
+            Instant loadTime = Instant.now();
             if (loaded != null) {
                 out.println("database: reusing what is there, " + loaded.describe());
                 load = new Loader.Result(0, 0, Loader.loadConstants(loaded.seed()));
             } else {
-                Instant loadTime = Instant.now();
-                load = new Loader(plan.scale(), plan.seed(), loadTime, engine::connect, plan.loaderThreads(), out)
+                Opened first = db;
+                load = new Loader(plan.scale(), plan.seed(), loadTime, first.engine::connect, plan.loaderThreads(), out)
                         .load();
                 if (plan.database().isFile()) {
                     // the load is now in the .script file: a later reopen need not replay its log
-                    try (var s = admin.createStatement()) {
+                    try (var s = db.admin.createStatement()) {
                         s.execute("CHECKPOINT");
                     }
                     LoadRecord.of(config, plan.scale(), plan.seed(), load.rows(), loadTime.toString())
@@ -137,22 +205,51 @@ public final class MeasurementRun {
             }
             TransactionHook hook;
             try {
-                hook = TransactionHooks.create(config.hook(), new TransactionHooks.Context(engine::connect,
+                Opened first = db;
+                hook = TransactionHooks.create(config.hook(), new TransactionHooks.Context(first.engine::connect,
                         plan.scale(), load.constants(), plan.seed(), out));
             } catch (SQLException e) {
                 throw new EngineException("hook " + config.hook() + " of " + config.name() + ": " + e.getMessage());
             }
-            Benchmark benchmark = new Benchmark(plan.scale(), load.constants(), plan.seed(), engine::connect,
-                    clock, hook, () -> EngineCounters.read(admin, config), out);
-            if (acks != null) benchmark.onCommit(acks);
-            benchmark.idleProbe(() -> IdleLocks.check(admin, config)).readsForUpdate(config.reads());
+            Double loadedCopySeconds = null;
+            if (start == PointStart.RESTORE) {
+                long t = System.nanoTime();
+                LoadedCopy.save(db.admin);
+                loadedCopySeconds = seconds(t);
+                out.printf("database: copied the loaded tables to schema %s in %.1f s; every point starts from them%n",
+                        LoadedCopy.SCHEMA, loadedCopySeconds);
+            }
 
             boolean allConsistent = true;
             int index = 0;
+            // a read-only point (100-0) leaves the database as it found it: the next point need not restore
+            boolean unchanged = false;
             for (Point p : plan.points()) {
                 index++;
                 out.printf("point %d/%d: %s order, mix %s, %d client(s): %d s warm-up, %d s measured%n", index,
                         plan.points().size(), p.order(), p.mix(), p.clients(), plan.warmup(), plan.seconds());
+                Double setupSeconds = null;
+                long setupStart = System.nanoTime();
+                if (unchanged && start != PointStart.CARRY) {
+                    out.println("database: as the last point left it, which wrote nothing (mix " + p.mix()
+                            + " before it was read-only)");
+                } else if (start == PointStart.RESTORE) {
+                    Opened current = db;
+                    LoadedCopy.restore(current.engine::connect, plan.loaderThreads());
+                    setupSeconds = seconds(setupStart);
+                    out.printf("database: restored the loaded tables in %.1f s%n", setupSeconds);
+                } else if (start == PointStart.RELOAD && index > 1) {
+                    Opened current = db;
+                    new Loader(plan.scale(), plan.seed(), loadTime, current.engine::connect, plan.loaderThreads(), out)
+                            .load();
+                    setupSeconds = seconds(setupStart);
+                    out.printf("database: reloaded in %.1f s%n", setupSeconds);
+                }
+                Opened current = db;
+                Benchmark benchmark = new Benchmark(plan.scale(), load.constants(), plan.seed(), current.engine::connect,
+                        clock, hook, () -> EngineCounters.read(current.admin, config), out);
+                if (acks != null) benchmark.onCommit(acks);
+                benchmark.idleProbe(() -> IdleLocks.check(current.admin, config)).readsForUpdate(config.reads());
                 RunSummary s = new RunSummary();
                 s.startedAt = Instant.now().toString();
                 Benchmark.Result r;
@@ -161,21 +258,22 @@ public final class MeasurementRun {
                             plan.warmup(), plan.seconds(), plan.seed(), plan.isolation().jdbcLevel,
                             plan.progressSeconds(), plan.retryBackoffMicros()));
                 } catch (Benchmark.EngineStalledException e) {
-                    // the stalled sessions cannot be closed and SHUTDOWN would wait for them
-                    stalled = true;
+                    current.stalled = true;
                     String loud = "!!! " + config.name() + " " + p + ": " + e.getMessage();
                     out.println(loud);
                     if (out != System.err) System.err.println("tpcc: " + loud);
                     return Main.FAILED;
                 }
+                unchanged = p.mix().readOnly();
                 long checkStart = System.nanoTime();
                 boolean full = index == plan.points().size();
-                List<Consistency.Condition> conditions = new ArrayList<>(new Consistency(admin, plan.scale()).check(full));
+                List<Consistency.Condition> conditions =
+                        new ArrayList<>(new Consistency(current.admin, plan.scale()).check(full));
                 if (r.idleLocks() != null) conditions.add(r.idleLocks());
                 s.consistencySeconds = Math.round((System.nanoTime() - checkStart) / 1e8) / 10.0;
                 s.config = config.name();
                 s.configDescription = config.describe();
-                s.jdbcUrl = engine.url();
+                s.jdbcUrl = current.engine.url();
                 if (plan.database().isFile() || plan.database().served()) s.database = plan.database().describe();
                 s.engineProduct = product;
                 s.engineVersion = version;
@@ -196,6 +294,9 @@ public final class MeasurementRun {
                 s.consistencyOk = Consistency.allOk(conditions);
                 s.loadSeconds = Math.round(load.seconds() * 10) / 10.0;
                 s.loadRows = load.rows();
+                s.pointStart = plan.points().size() > 1 || start != PointStart.CARRY ? start.label : null;
+                s.loadedCopySeconds = loadedCopySeconds;
+                s.pointSetupSeconds = setupSeconds;
                 s.machine = MachineFacts.current();
                 s.rep = plan.rep();
                 s.pointInJvm = plan.points().size() > 1 ? index : null;
@@ -213,13 +314,12 @@ public final class MeasurementRun {
             return allConsistent ? Main.OK : Main.FAILED;
         } finally {
             if (acks != null) acks.close();
-            if (!stalled) engine.shutdown(admin);
-            try {
-                admin.close();
-            } catch (SQLException ignored) {
-                // shut down already
-            }
+            db.close();
         }
+    }
+
+    private static double seconds(long startNanos) {
+        return Math.round((System.nanoTime() - startNanos) / 1e8) / 10.0;
     }
 
     /** The record of an earlier load of the plan's file database, null for a new one; refuses what cannot be reused. */

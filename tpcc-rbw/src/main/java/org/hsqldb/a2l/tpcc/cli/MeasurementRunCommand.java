@@ -14,6 +14,18 @@ import picocli.CommandLine.Option;
         description = "Loads once and measures each point (order:mix:clients) in turn; OUT/<point>/summary.json each.")
 public final class MeasurementRunCommand implements Callable<Integer> {
 
+    /** Lets picocli say "unknown point start 'x' (restore, reload, carry)" and nothing more. */
+    static final class PointStartConverter implements picocli.CommandLine.ITypeConverter<PointStart> {
+        @Override
+        public PointStart convert(String value) {
+            try {
+                return PointStart.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new picocli.CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
+    }
+
     @Option(names = "--points", paramLabel = "ORDER:MIX:CLIENTS", split = ",", required = true)
     List<String> points = new ArrayList<>();
 
@@ -27,6 +39,10 @@ public final class MeasurementRunCommand implements Callable<Integer> {
             description = "the compare run's folder, which summaries name their path relative to (default: --out)")
     Path runFolder;
 
+    @Option(names = "--point-start", paramLabel = "HOW", converter = PointStartConverter.class,
+            description = "restore, reload or carry (see PointStart; default: restore for HSQLDB, reload for others)")
+    PointStart pointStart;
+
     @Mixin
     EngineOptions engine;
 
@@ -37,10 +53,12 @@ public final class MeasurementRunCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         workload.validate();
         List<Point> parsed = points.stream().map(Point::parse).toList();
-        var plan = new MeasurementRun.Plan(engine.resolve(), engine.jars(), workload.scale(), parsed,
+        var config = engine.resolve();
+        var plan = new MeasurementRun.Plan(config, engine.jars(), workload.scale(), parsed,
                 workload.seconds, workload.warmup, MeasurementRun.seedOrRandom(workload.seed), workload.isolation,
                 workload.progress, workload.retryBackoffMicros, workload.loaderThreads(), out, true, rep,
-                DatabaseLocation.memory("tpcc"), null, runFolder != null ? runFolder : out);
+                DatabaseLocation.memory("tpcc"), null, runFolder != null ? runFolder : out,
+                pointStart != null ? pointStart : PointStart.sameDatabaseFor(config));
         return MeasurementRun.run(plan, System.out);
     }
 }

@@ -65,6 +65,21 @@ public enum Dialect {
             return "jdbc:h2:mem:" + database + (properties.isEmpty() ? "" : ";" + properties);
         }
 
+        @Override
+        public List<String> copyTable(String schema, String table) {
+            return List.of("CREATE TABLE " + schema + "." + table + " AS SELECT * FROM " + table);
+        }
+
+        @Override
+        public String dropSchemaIfExists(String schema) {
+            return "DROP SCHEMA IF EXISTS " + schema + " CASCADE";
+        }
+
+        @Override
+        public String referentialChecks(boolean on) {
+            return "SET REFERENTIAL_INTEGRITY " + (on ? "TRUE" : "FALSE");
+        }
+
         /**
          * H2's SERIALIZABLE reads a snapshot: two New-Orders of one district both read the same
          * D_NEXT_O_ID, the first inserts NEW_ORDER (or ORDERS) with it, and the second's insert of
@@ -113,6 +128,24 @@ public enum Dialect {
         @Override
         public String url(String database, String properties) {
             return "jdbc:derby:memory:" + database + ";create=true" + (properties.isEmpty() ? "" : ";" + properties);
+        }
+
+        /** Derby's CREATE TABLE ... AS takes WITH NO DATA only: create, then fill. */
+        @Override
+        public List<String> copyTable(String schema, String table) {
+            return List.of("CREATE TABLE " + schema + "." + table + " AS SELECT * FROM " + table + " WITH NO DATA",
+                    "INSERT INTO " + schema + "." + table + " SELECT * FROM " + table);
+        }
+
+        /** A Derby database here is in memory and dropped with its JVM, and Derby has no DROP SCHEMA CASCADE. */
+        @Override
+        public String dropSchemaIfExists(String schema) {
+            return null;
+        }
+
+        @Override
+        public String referentialChecks(boolean on) {
+            return null;
         }
 
         @Override
@@ -169,6 +202,22 @@ public enum Dialect {
         @Override
         public String dropTable(String table) {
             return "DROP TABLE IF EXISTS " + table + " CASCADE";
+        }
+
+        @Override
+        public List<String> copyTable(String schema, String table) {
+            return List.of("CREATE TABLE " + schema + "." + table + " AS SELECT * FROM " + table);
+        }
+
+        @Override
+        public String dropSchemaIfExists(String schema) {
+            return "DROP SCHEMA IF EXISTS " + schema + " CASCADE";
+        }
+
+        /** Turning foreign keys off (session_replication_role) takes a superuser: a restore checks them. */
+        @Override
+        public String referentialChecks(boolean on) {
+            return null;
         }
 
         /**
@@ -319,6 +368,27 @@ public enum Dialect {
     /** Statements each session of the isolation table runs first (a lock timeout long enough to see a wait). */
     public List<String> isolationSessionSetup() {
         return List.of();
+    }
+
+    /**
+     * The statements that copy {@code table}, rows only (no keys, no indexes), into {@code schema}
+     * (LoadedCopy): HSQLDB's form; the peers override it with theirs.
+     */
+    public List<String> copyTable(String schema, String table) {
+        return List.of("CREATE TABLE " + schema + "." + table + " AS (SELECT * FROM " + table + ") WITH DATA");
+    }
+
+    /** The statement that drops {@code schema} and what is in it if it exists; null where no copy can outlive its JVM. */
+    public String dropSchemaIfExists(String schema) {
+        return "DROP SCHEMA " + schema + " IF EXISTS CASCADE";
+    }
+
+    /**
+     * The statement that turns the whole database's foreign key checks off or on, null where the engine has
+     * none a plain user may run: then a restore fills the tables parents first, one at a time, checked.
+     */
+    public String referentialChecks(boolean on) {
+        return "SET DATABASE REFERENTIAL INTEGRITY " + (on ? "TRUE" : "FALSE");
     }
 
     /** Called before the engine's driver is first loaded in this JVM. */

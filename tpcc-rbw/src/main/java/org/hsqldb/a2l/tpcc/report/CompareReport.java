@@ -26,10 +26,32 @@ import org.knowm.xchart.style.Styler;
 /** Writes a comparison's runs.csv, report.md (medians, spread, ratios) and throughput plots. */
 public final class CompareReport {
 
+    /**
+     * What the report says about how the run was made. {@code unavailable}: configurations asked for that did not
+     * run, with the reason (not in the registry, or the engine refused them); {@code preset}: the preset's name,
+     * or null; {@code pointStart}: what each point started from, in words (null: the database carried over
+     * from point to point, as before every point started from the same database).
+     */
     public record Meta(String runId, String commandLine, List<EngineConfig> configs, Map<String, String> unavailable,
                        List<StatementOrder> orders, List<Mix> mixes, List<Integer> clients, int warehouses,
                        int seconds, int warmup, int reps, long seed, Isolation isolation, String jvmOpts,
-                       MachineFacts machine, double elapsedSeconds, List<String> failures, boolean quick) {}
+                       MachineFacts machine, double elapsedSeconds, List<String> failures, boolean quick,
+                       String preset, String pointStart, Double plannedSeconds) {
+
+        public Meta(String runId, String commandLine, List<EngineConfig> configs, Map<String, String> unavailable,
+                    List<StatementOrder> orders, List<Mix> mixes, List<Integer> clients, int warehouses,
+                    int seconds, int warmup, int reps, long seed, Isolation isolation, String jvmOpts,
+                    MachineFacts machine, double elapsedSeconds, List<String> failures, boolean quick) {
+            this(runId, commandLine, configs, unavailable, orders, mixes, clients, warehouses, seconds, warmup, reps,
+                    seed, isolation, jvmOpts, machine, elapsedSeconds, failures, quick, null, null, null);
+        }
+
+        /** The configurations that run upstream's unmodified jar: the baselines, in the order asked for. */
+        List<String> upstreamModes() {
+            return configs.stream().filter(c -> c.jar() == EngineConfig.JarKind.UPSTREAM).map(EngineConfig::name)
+                    .toList();
+        }
+    }
 
     /** The repetitions of one (mix, order, clients, config) cell. */
     record Cell(String mix, String order, int clients, String config, List<RunSummary> runs) {
@@ -53,16 +75,17 @@ public final class CompareReport {
         List<Cell> cells = cells(runs, meta);
         List<String> plots = new ArrayList<>();
         for (Mix m : meta.mixes()) {
-            String file = "throughput_" + m.label + ".png";
-            try {
-                plot(dir.resolve(file), m.label, cells, meta);
-                plots.add(file);
-            } catch (RuntimeException | Error e) {
-                // a JVM without fonts cannot draw text; the table still says everything
-                System.out.println("could not draw " + file + ": " + e);
+            for (boolean speedup : List.of(false, true)) {
+                String file = (speedup ? "speedup_" : "throughput_") + m.label + ".png";
+                try {
+                    if (plot(dir.resolve(file), m.label, cells, meta, speedup)) plots.add(file);
+                } catch (RuntimeException | Error e) {
+                    // a JVM without fonts cannot draw text; the tables still say everything
+                    System.out.println("could not draw " + file + ": " + e);
+                }
             }
         }
-        Files.writeString(dir.resolve("report.md"), markdown(cells, runs, meta, plots));
+        Files.writeString(dir.resolve("report.md"), markdown(cells, runs, meta, plots, dir));
     }
 
     static double median(List<Double> xs) {
@@ -138,25 +161,52 @@ public final class CompareReport {
         return s.contains(",") || s.contains("\"") ? "\"" + s.replace("\"", "\"\"") + "\"" : s;
     }
 
-    private static void plot(Path file, String mix, List<Cell> cells, Meta meta) throws IOException {
-        XYChart chart = new XYChartBuilder().width(900).height(540)
-                .title("TPC-C " + mix + ", " + meta.warehouses() + " warehouse(s): committed txn/s (median of "
-                        + meta.reps() + ")" + (meta.quick() ? " - smoke test, not a result" : ""))
-                .xAxisTitle("clients").yAxisTitle("committed transactions / s").build();
-        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
-        chart.getStyler().setLegendLayout(Styler.LegendLayout.Horizontal);
-        chart.getStyler().setMarkerSize(8);
-        chart.getStyler().setXAxisDecimalPattern("#");
-        chart.getStyler().setYAxisMin(0.0);
+    /**
+     * Throughput (median txn/s) or speedup over 1 client (median at n clients over median at 1) per
+     * configuration and order; false when there is nothing to draw (speedup without a 1-client point).
+     */
+    private static boolean plot(Path file, String mix, List<Cell> cells, Meta meta, boolean speedup) throws IOException {
         Map<String, TreeMap<Integer, Double>> series = new LinkedHashMap<>();
         for (Cell c : cells) {
             if (!c.mix().equals(mix)) continue;
             series.computeIfAbsent(c.config() + " " + c.order(), k -> new TreeMap<>()).put(c.clients(), c.median());
         }
+        if (speedup) {
+            Map<String, TreeMap<Integer, Double>> ratios = new LinkedHashMap<>();
+            series.forEach((name, points) -> {
+                Double one = points.get(1);
+                if (one == null || one <= 0 || points.size() < 2) return;
+                TreeMap<Integer, Double> r = new TreeMap<>();
+                points.forEach((n, v) -> r.put(n, v / one));
+                ratios.put(name, r);
+            });
+            series = ratios;
+        }
+        if (series.isEmpty()) return false;
+        String what = speedup ? "speedup over 1 client (ratio of medians)" : "committed txn/s (median of " + meta.reps() + ")";
+        XYChart chart = new XYChartBuilder().width(900).height(540)
+                .title("TPC-C " + mix + ", " + meta.warehouses() + " warehouse(s): " + what
+                        + (meta.quick() ? " - smoke test, not a result" : ""))
+                .xAxisTitle("clients").yAxisTitle(speedup ? "x throughput at 1 client" : "committed transactions / s")
+                .build();
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
+        chart.getStyler().setLegendLayout(Styler.LegendLayout.Horizontal);
+        chart.getStyler().setMarkerSize(8);
+        chart.getStyler().setXAxisDecimalPattern("#");
+        chart.getStyler().setYAxisMin(0.0);
         series.forEach((name, points) -> chart.addSeries(name,
                 points.keySet().stream().mapToDouble(Integer::doubleValue).toArray(),
                 points.values().stream().mapToDouble(Double::doubleValue).toArray()));
         BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
+        return true;
+    }
+
+    /** 5400 -> "1 h 30 min", 190 -> "3 min 10 s", 42 -> "42 s". */
+    public static String duration(double secondsValue) {
+        long s = Math.round(secondsValue);
+        if (s >= 3600) return s / 3600 + " h " + (s % 3600) / 60 + " min";
+        if (s >= 60) return s / 60 + " min " + s % 60 + " s";
+        return s + " s";
     }
 
     private static String f1(double x) {
@@ -202,19 +252,232 @@ public final class CompareReport {
         md.append("\n");
     }
 
-    private static String markdown(List<Cell> cells, List<RunSummary> runs, Meta meta, List<String> plots) {
+    private static Cell find(List<Cell> cells, String mix, String order, int clients, String config) {
+        return cells.stream().filter(c -> c.mix().equals(mix) && c.order().equals(order) && c.clients() == clients
+                && c.config().equals(config)).findFirst().orElse(null);
+    }
+
+    /** The medians of every configuration at one point (mix, order, clients). */
+    private static Map<String, Double> mediansAt(List<Cell> cells, String mix, String order, int clients) {
+        Map<String, Double> m = new LinkedHashMap<>();
+        for (Cell c : cells) {
+            if (c.mix().equals(mix) && c.order().equals(order) && c.clients() == clients) {
+                m.put(c.config(), c.median());
+            }
+        }
+        return m;
+    }
+
+    /** "n/a" where no repetition's engine reported the measure, else the median of those that did. */
+    private static String medianOrNa(List<Double> values, int digits) {
+        String m = medianOrDash(values, digits);
+        return m.equals("-") ? "n/a" : m;
+    }
+
+    /**
+     * The lock manager's own counts beside every throughput: logical measures, which do not depend on the
+     * machine's speed (DESIGN, "Measuring").
+     */
+    private static void lockCounters(StringBuilder md, List<Cell> cells) {
+        md.append("## Lock waits, deadlocks and upgrades\n\nFrom the engine's lock counters over the measured")
+                .append(" window (the fork's INFORMATION_SCHEMA.SYSTEM_LOCK_COUNTERS), medians over the repetitions:")
+                .append(" lock waits per committed transaction; deadlocks, upgrades (a lock converted to a stronger")
+                .append(" mode on a name the transaction already held: S to U, S to X, U to X), upgrades that had to")
+                .append(" wait and deadlocks whose refused request was an upgrade, each per 1000 committed. n/a: the")
+                .append(" engine reports no such counter (upstream, the fork's modes without its lock manager, other")
+                .append(" engines); its deadlock victims still show in the engine aborts above.\n\n")
+                .append("| mix | order | clients | config | lock waits /txn | deadlocks /1000 | upgrades /1000")
+                .append(" | upgrade waits /1000 | upgrade deadlocks /1000 |\n|---|---|---:|---|---:|---:|---:|---:|---:|\n");
+        for (Cell c : cells) {
+            md.append("| ").append(c.mix()).append(" | ").append(c.order()).append(" | ").append(c.clients())
+                    .append(" | ").append(c.config()).append(" | ")
+                    .append(medianOrNa(c.runs().stream().map(r -> r.lockWaitsPerTxn).toList(), 3)).append(" | ")
+                    .append(medianOrNa(c.runs().stream().map(r -> r.deadlocksPer1000).toList(), 1)).append(" | ")
+                    .append(medianOrNa(c.runs().stream().map(r -> r.perThousand("upgrades")).toList(), 1)).append(" | ")
+                    .append(medianOrNa(c.runs().stream().map(r -> r.perThousand("upgrade_waits")).toList(), 1))
+                    .append(" | ")
+                    .append(medianOrNa(c.runs().stream().map(r -> r.perThousand("upgrade_deadlocks")).toList(), 1))
+                    .append(" |\n");
+        }
+        md.append("\n");
+    }
+
+    /** p50/p95/p99 per transaction type, each the median over the repetitions (HdrHistogram, summary.json). */
+    private static void latency(StringBuilder md, List<Cell> cells) {
+        md.append("## Latency\n\nMilliseconds from a transaction's first attempt to its commit (retries included),")
+                .append(" p50 / p95 / p99 per transaction type, each the median over the repetitions; - where the")
+                .append(" type did not commit.\n\n| mix | order | clients | config |");
+        for (TxnType t : TxnType.values()) md.append(" ").append(t.label).append(" |");
+        md.append("\n|---|---|---:|---|").append("---:|".repeat(TxnType.values().length)).append("\n");
+        for (Cell c : cells) {
+            md.append("| ").append(c.mix()).append(" | ").append(c.order()).append(" | ").append(c.clients())
+                    .append(" | ").append(c.config()).append(" |");
+            for (TxnType t : TxnType.values()) {
+                List<RunSummary.Latency> ls = c.runs().stream()
+                        .map(r -> r.latencyMs == null ? null : r.latencyMs.get(t.label))
+                        .filter(l -> l != null && l.count() > 0).toList();
+                md.append(" ").append(ls.isEmpty() ? "-" : percentile(ls, RunSummary.Latency::p50) + " / "
+                        + percentile(ls, RunSummary.Latency::p95) + " / " + percentile(ls, RunSummary.Latency::p99))
+                        .append(" |");
+            }
+            md.append("\n");
+        }
+        md.append("\n");
+    }
+
+    private static String percentile(List<RunSummary.Latency> ls, java.util.function.ToDoubleFunction<RunSummary.Latency> f) {
+        double m = median(ls.stream().map(l -> f.applyAsDouble(l)).toList());
+        return m >= 100 ? String.format(Locale.ROOT, "%.0f", m) : m >= 10 ? f1(m)
+                : String.format(Locale.ROOT, "%.2f", m);
+    }
+
+    /** The thesis' ratios (DESIGN, "Where the thesis landed": 16 cores, 1-18 clients), by mix. */
+    static final Map<String, Map<String, String>> THESIS = Map.of(
+            "LF", Map.of("8-92", "1.14", "50-50", "1.3", "80-20", "1.8", "100-0", "7"),
+            "A2L", Map.of("8-92", "1.8", "50-50", "1.8", "80-20", "up to 2", "100-0", "4"),
+            "RbW + A2L", Map.of("8-92", "2.8", "50-50", "2.5", "80-20", "3.5", "100-0", "4"));
+
+    /**
+     * Our ratios beside the thesis': LF (fork-lf, original order), A2L (fork-a2l, original order) and RbW + A2L
+     * (fork-a2l, rbw order) over original HSQLDB (upstream LOCKS, original order), the range over the client
+     * counts both measured and where the highest was; then the same over upstream's best mode.
+     */
+    private static void thesis(StringBuilder md, List<Cell> cells, Meta meta) {
+        List<String[]> rows = new ArrayList<>();
+        for (Mix m : meta.mixes()) {
+            for (String[] what : List.of(new String[] {"LF", "fork-lf", "original"},
+                    new String[] {"A2L", "fork-a2l", "original"}, new String[] {"RbW + A2L", "fork-a2l", "rbw"})) {
+                String order = what[2];
+                // read-only mixes run the same transactions in both orders
+                if (order.equals("rbw") && m == Mix.M100_0 && cells.stream().noneMatch(c -> c.mix().equals(m.label)
+                        && c.order().equals("rbw") && c.config().equals(what[1]))) {
+                    order = "original";
+                }
+                String ours = rangeOver(cells, meta, m.label, what[1], order, false);
+                String best = rangeOver(cells, meta, m.label, what[1], order, true);
+                if (ours == null && best == null) continue;
+                rows.add(new String[] {m.label, what[0], what[1] + " " + order,
+                        THESIS.get(what[0]).getOrDefault(m.label, "-"), ours == null ? "-" : ours,
+                        best == null ? "-" : best});
+            }
+        }
+        md.append("## Against the thesis\n\nThe thesis (16-core Sun Fire x4600, 4 warehouses, 1-18 clients) gives")
+                .append(" each variant's gain over original HSQLDB; ours are ratios of medians at the same mix and")
+                .append(" client count on this machine (").append(meta.machine().cores()).append(" cores): the")
+                .append(" range over the client counts measured, the highest named with its client count. \"over")
+                .append(" upstream\" divides by upstream's LOCKS mode in the original order (the thesis' original);")
+                .append(" \"over upstream's best\" by the best upstream mode at that point, in the original order.\n\n");
+        if (rows.isEmpty()) {
+            md.append("Not measured here: it needs `upstream` and `fork-lf` or `fork-a2l` in the original order")
+                    .append(" (and `fork-a2l` in the rbw order for RbW + A2L).\n\n");
+            return;
+        }
+        md.append("| mix | variant | ours | thesis | ours over upstream | ours over upstream's best |\n")
+                .append("|---|---|---|---:|---|---|\n");
+        for (String[] r : rows) {
+            md.append("| ").append(String.join(" | ", r)).append(" |\n");
+        }
+        md.append("\n");
+    }
+
+    /** "1.20-1.85 (highest at 8 clients)" for config@order over upstream (or its best) at original order. */
+    private static String rangeOver(List<Cell> cells, Meta meta, String mix, String config, String order, boolean best) {
+        double lo = Double.MAX_VALUE, hi = -1;
+        int at = 0;
+        for (int n : meta.clients()) {
+            Cell c = find(cells, mix, order, n, config);
+            if (c == null || c.median() <= 0) continue;
+            Double base;
+            if (best) {
+                UpstreamBaseline.Best b = UpstreamBaseline.best(meta.upstreamModes(),
+                        mediansAt(cells, mix, "original", n));
+                base = b == null ? null : b.median();
+            } else {
+                Cell ref = find(cells, mix, "original", n, "upstream");
+                base = ref == null || ref.median() <= 0 ? null : ref.median();
+            }
+            if (base == null) continue;
+            double r = c.median() / base;
+            lo = Math.min(lo, r);
+            if (r > hi) {
+                hi = r;
+                at = n;
+            }
+        }
+        if (hi < 0) return null;
+        return String.format(Locale.ROOT, "%.2f-%.2f (highest at %d client%s)", lo, hi, at, at == 1 ? "" : "s");
+    }
+
+    /**
+     * The isolation table: what each engine's isolation levels let through (another command writes it into
+     * the run folder). {@code isolation.md} is taken as it is; {@code isolation.json}, a list of flat objects,
+     * becomes a table of their fields; without either the section says the table was not run.
+     */
+    static void isolation(StringBuilder md, Path runDir) {
+        md.append("## Isolation\n\n");
+        Path mdFile = runDir == null ? null : runDir.resolve("isolation.md");
+        Path json = runDir == null ? null : runDir.resolve("isolation.json");
+        try {
+            if (mdFile != null && Files.isRegularFile(mdFile)) {
+                md.append(Files.readString(mdFile).strip()).append("\n\n");
+                return;
+            }
+            if (json != null && Files.isRegularFile(json)) {
+                List<Map<String, Object>> rows = RunSummary.GSON.fromJson(Files.readString(json),
+                        new com.google.gson.reflect.TypeToken<List<Map<String, Object>>>() {}.getType());
+                if (rows != null && !rows.isEmpty()) {
+                    List<String> keys = new ArrayList<>();
+                    for (Map<String, Object> r : rows) for (String k : r.keySet()) if (!keys.contains(k)) keys.add(k);
+                    md.append("| ").append(String.join(" | ", keys)).append(" |\n|")
+                            .append("---|".repeat(keys.size())).append("\n");
+                    for (Map<String, Object> r : rows) {
+                        md.append("|");
+                        for (String k : keys) {
+                            Object v = r.get(k);
+                            md.append(" ").append(v == null ? "" : v instanceof Double d && d == Math.rint(d)
+                                    ? String.valueOf(d.longValue()) : String.valueOf(v)).append(" |");
+                        }
+                        md.append("\n");
+                    }
+                    md.append("\n(from `isolation.json`)\n\n");
+                    return;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            md.append("The isolation table in this folder could not be read: ").append(e.getMessage()).append("\n\n");
+            return;
+        }
+        md.append("Not run: this run folder has no isolation table (`isolation.md` or `isolation.json`).\n\n");
+    }
+
+    private static String markdown(List<Cell> cells, List<RunSummary> runs, Meta meta, List<String> plots, Path runDir) {
         StringBuilder md = new StringBuilder();
         md.append("# TPC-C side by side: ").append(meta.runId()).append("\n\n");
-        if (meta.quick()) {
+        if (meta.quick() && meta.preset() != null && meta.warmup() >= 10 && meta.seconds() >= 15 && meta.reps() >= 2) {
+            md.append("> **Shorter than DESIGN.md asks** (at least 20 s warm-up, 30 s measured, 3 repetitions): ")
+                    .append(meta.warmup()).append(" s warm-up, ").append(meta.seconds()).append(" s measured, ")
+                    .append(meta.reps()).append(" repetitions, so that preset `").append(meta.preset())
+                    .append("` ends within its budget on this machine. Read a ratio as an effect only where the")
+                    .append(" min-max spreads of its two sides do not overlap.\n\n");
+        } else if (meta.quick()) {
             md.append("> **Quick run: a smoke test, not a result.** Runs this short (").append(meta.warmup())
                     .append(" s warm-up, ").append(meta.seconds()).append(" s measured, ").append(meta.reps())
                     .append(" repetition(s)) are dominated by JIT and GC noise; DESIGN.md asks for at least 20 s")
                     .append(" warm-up, 30 s measured and 3 repetitions for any number that is reported.\n\n");
         }
         md.append("Command: `").append(meta.commandLine()).append("`\n\n");
+        if (meta.preset() != null) {
+            md.append("Preset `").append(meta.preset()).append("`: ").append(meta.warehouses())
+                    .append(" warehouse(s), ").append(meta.warmup()).append(" s warm-up + ").append(meta.seconds())
+                    .append(" s measured per point, ").append(meta.reps()).append(" repetitions")
+                    .append(meta.plannedSeconds() == null ? "" : ", planned " + duration(meta.plannedSeconds()))
+                    .append(".\n\n");
+        }
         md.append("Machine: ").append(meta.machine().oneLine()).append("\n\n");
         md.append("Run JVM options: ").append(meta.jvmOpts().isBlank() ? "none (JVM defaults)" : "`" + meta.jvmOpts() + "`")
-                .append(". Wall time ").append(f1(meta.elapsedSeconds())).append(" s.\n\n");
+                .append(". Wall time ").append(f1(meta.elapsedSeconds())).append(" s")
+                .append(meta.plannedSeconds() == null ? "" : " (planned " + f1(meta.plannedSeconds()) + " s)")
+                .append(".\n\n");
         md.append("## Configurations\n\n| config | engine | what | isolation: what the engine's documentation says it"
                 + " guarantees |\n|---|---|---|---|\n");
         Map<String, String> versions = runs.stream().collect(Collectors.toMap(r -> r.config,
@@ -227,33 +490,41 @@ public final class CompareReport {
                     .append(c.describe()).append(" | ").append(guarantees.getOrDefault(c.name(), "")).append(" |\n");
         }
         meta.unavailable().forEach((name, reason) ->
-                md.append("| ").append(name).append(" | not available | ").append(reason).append(" | |\n"));
+                md.append("| ").append(name).append(" | not run | ").append(reason).append(" | |\n"));
+        String start = meta.pointStart() != null ? meta.pointStart()
+                : "The database carries over from point to point within a JVM: New-Order grows it, so later"
+                + " points measure a bigger database than earlier ones.";
         md.append("\nMethod: ").append(meta.warehouses()).append(" warehouse(s), isolation ").append(meta.isolation())
                 .append(", seed ").append(meta.seed()).append(" (same inputs for every configuration). One JVM per")
                 .append(" (configuration, repetition): it loads once, then measures each point (order x mix x clients)")
                 .append(" after its own warm-up, in an order rotated by one point per repetition, and checks the")
-                .append(" consistency conditions after each point. Configurations alternate A B A B across")
-                .append(" repetitions. Mixes share one database per JVM: New-Order grows it as TPC-C allows.")
+                .append(" consistency conditions after each point (the per-row ones after its last point).")
+                .append(" Configurations alternate A B A B across repetitions. ").append(start)
                 .append(" Orders: `original` is the thesis' Table 6.1 statement order, which is TPC-C 5.11's")
                 .append(" (Appendix A) but for New-Order, where it inserts NEW_ORDER before it updates DISTRICT")
                 .append(" and inserts ORDERS; `rbw` issues every read before the first write, the writes in the")
                 .append(" same relative order (tpcc-rbw/README.md, \"Statement orders\").\n\n");
+        List<String> modes = meta.upstreamModes();
         md.append("## Throughput\n\nCommitted transactions per second (all five types; the thesis' measure): median of ")
-                .append(meta.reps()).append(" repetition(s), min-max, and the ratio of medians to `upstream` at the same")
-                .append(" point. Engine aborts are deadlock victims, serialization failures (HSQLDB reports its 2PL")
+                .append(meta.reps()).append(" repetition(s) and min-max (the spread). ");
+        if (!modes.isEmpty()) {
+            md.append("\"x best upstream\" is the ratio of medians to the best of upstream's modes at the same")
+                    .append(" point (").append(modes.stream().map(m -> "`" + m + "`").collect(Collectors.joining(", ")))
+                    .append("), named beside it; then the ratio to each mode. ");
+        }
+        md.append("Engine aborts are deadlock victims, serialization failures (HSQLDB reports its 2PL")
                 .append(" deadlock victims as 40001) and lock timeouts, per 1000 committed, median; all were retried")
-                .append(" with the same inputs. Spec rollbacks are the 1% New-Order rollbacks. Lock waits per")
-                .append(" transaction and deadlocks per 1000 come from the fork's lock manager counters")
-                .append(" (INFORMATION_SCHEMA.SYSTEM_LOCK_COUNTERS, medians); engines without them show -.")
+                .append(" with the same inputs. Spec rollbacks are the 1% New-Order rollbacks.")
                 .append(" A median marked \"(n of ").append(meta.reps()).append(")\" is over the n repetitions that")
                 .append(" measured the point; the others failed (see Failures).\n\n");
-        md.append("| mix | order | clients | config | median txn/s | min-max | x upstream | tpmC | engine aborts /1000 | lock waits /txn | deadlocks /1000 | spec rollbacks (all reps) | consistency |\n");
-        md.append("|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+        md.append("| mix | order | clients | config | median txn/s | min-max |");
+        if (!modes.isEmpty()) md.append(" x best upstream | best upstream |");
+        for (String m : modes) md.append(" x ").append(m).append(" |");
+        md.append(" tpmC | engine aborts /1000 | spec rollbacks (all reps) | consistency |\n");
+        md.append("|---|---|---:|---|---:|---:|").append(modes.isEmpty() ? "" : "---:|---|")
+                .append("---:|".repeat(modes.size())).append("---:|---:|---:|---|\n");
         for (Cell c : cells) {
-            Cell base = cells.stream().filter(b -> b.config().equals("upstream") && b.mix().equals(c.mix())
-                    && b.order().equals(c.order()) && b.clients() == c.clients()).findFirst().orElse(null);
-            String ratio = base == null || base.median() == 0 ? "-"
-                    : String.format(Locale.ROOT, "%.2f", c.median() / base.median());
+            Map<String, Double> medians = mediansAt(cells, c.mix(), c.order(), c.clients());
             double tpmC = median(c.runs().stream().map(r -> r.tpmC).toList());
             double aborts = median(c.runs().stream().map(r -> r.engineAbortsPer1000).toList());
             long spec = c.runs().stream().mapToLong(r -> r.aborts.byReason().getOrDefault("spec_rollback", 0L)).sum();
@@ -261,17 +532,23 @@ public final class CompareReport {
             md.append("| ").append(c.mix()).append(" | ").append(c.order()).append(" | ").append(c.clients())
                     .append(" | ").append(c.config()).append(" | ").append(f1(c.median()))
                     .append(c.runs().size() < meta.reps() ? " (" + c.runs().size() + " of " + meta.reps() + ")" : "")
-                    .append(" | ")
-                    .append(f1(c.min())).append("-").append(f1(c.max())).append(" | ").append(ratio).append(" | ")
-                    .append(f1(tpmC)).append(" | ").append(f1(aborts)).append(" | ")
-                    .append(medianOrDash(c.runs().stream().map(r -> r.lockWaitsPerTxn).toList(), 3)).append(" | ")
-                    .append(medianOrDash(c.runs().stream().map(r -> r.deadlocksPer1000).toList(), 1)).append(" | ")
-                    .append(spec).append(" | ")
+                    .append(" | ").append(f1(c.min())).append("-").append(f1(c.max())).append(" |");
+            if (!modes.isEmpty()) {
+                UpstreamBaseline.Best best = UpstreamBaseline.best(modes, medians);
+                md.append(" ").append(best == null ? "-" : UpstreamBaseline.ratio(c.median(), best.median()))
+                        .append(" | ").append(best == null ? "-" : best.config()).append(" |");
+                for (String m : modes) md.append(" ").append(UpstreamBaseline.ratio(c.median(), medians.get(m))).append(" |");
+            }
+            md.append(" ").append(f1(tpmC)).append(" | ").append(f1(aborts)).append(" | ").append(spec).append(" | ")
                     .append(ok ? "ok" : "**VIOLATED**").append(" |\n");
         }
         md.append("\n");
         for (String p : plots) md.append("![").append(p).append("](").append(p).append(")\n\n");
+        lockCounters(md, cells);
         abortsByType(md, cells);
+        latency(md, cells);
+        thesis(md, cells, meta);
+        isolation(md, runDir);
         if (!meta.failures().isEmpty()) {
             md.append("## Failures\n\n");
             for (String f : meta.failures()) md.append("- ").append(f).append("\n");
@@ -279,7 +556,8 @@ public final class CompareReport {
         }
         md.append("## Files\n\n- `runs.csv`: one row per run (").append(runs.size()).append(" runs)\n")
                 .append("- `runs/CONFIG/repN/ORDER_MIX_cCLIENTS/summary.json`: each run's full summary (latency")
-                .append(" percentiles per type, aborts per type and reason, consistency values, machine facts)\n")
+                .append(" percentiles per type, aborts per type and reason, engine counters, consistency values,")
+                .append(" machine facts)\n")
                 .append("- `runs/CONFIG/repN/session.log`: each JVM's output\n");
         return md.toString();
     }

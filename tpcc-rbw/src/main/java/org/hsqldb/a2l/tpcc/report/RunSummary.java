@@ -73,6 +73,24 @@ public final class RunSummary {
     /** From the engine's counters: deadlocks found per 1000 committed transactions. */
     @SerializedName("deadlocks_per_1000")
     public Double deadlocksPer1000;
+    /** From the engine's counters: lock upgrades (S to U, S to X, U to X) granted per 1000 committed. */
+    @SerializedName("upgrades_per_1000")
+    public Double upgradesPer1000;
+    /** From the engine's counters: upgrades that had to wait, per 1000 committed. */
+    @SerializedName("upgrade_waits_per_1000")
+    public Double upgradeWaitsPer1000;
+    /** From the engine's counters: deadlocks whose refused request was an upgrade, per 1000 committed. */
+    @SerializedName("upgrade_deadlocks_per_1000")
+    public Double upgradeDeadlocksPer1000;
+    /**
+     * What the point started from (PointStart: restore, reload or carry) when its JVM measured more than
+     * one point or a fresh copy; absent for a lone point on the database it loaded.
+     */
+    public String pointStart;
+    /** Seconds the JVM took to copy its loaded tables for restoring them (restore only; LoadedCopy). */
+    public Double loadedCopySeconds;
+    /** Seconds this point's database took to restore or reload before the point ran. */
+    public Double pointSetupSeconds;
     public MachineFacts machine;
     public String startedAt;
     public Integer rep;
@@ -116,6 +134,19 @@ public final class RunSummary {
             lockWaitsPerTxn = round(engineCounters.get("waits").doubleValue() / committed, 3);
             deadlocksPer1000 = round(engineCounters.getOrDefault("deadlocks", 0).doubleValue() * 1000 / committed, 2);
         }
+        upgradesPer1000 = perThousand("upgrades");
+        upgradeWaitsPer1000 = perThousand("upgrade_waits");
+        upgradeDeadlocksPer1000 = perThousand("upgrade_deadlocks");
+    }
+
+    /**
+     * An engine counter of the measured window per 1000 committed transactions, null where the engine
+     * does not report it (upstream, fork modes without the lock manager, forks built before the counter).
+     */
+    public Double perThousand(String counter) {
+        if (engineCounters == null || committed <= 0) return null;
+        Number n = engineCounters.get(counter);
+        return n == null ? null : round(n.doubleValue() * 1000 / committed, 2);
     }
 
     private static double ms(long micros) {

@@ -47,6 +47,8 @@ class CliTest {
         "compare --mixes 8-92,nope",
         "compare --configs upstream,no-such-config",
         "compare --orders rbw,backwards",
+        "compare --preset nope",
+        "compare --point-start sideways",
         "run --acks acks.txt",
         "run --url jdbc:hsqldb:mem:x --jar hsqldb.jar --database-dir db",
         "run --url jdbc:hsqldb:mem:x --jar hsqldb.jar --server",

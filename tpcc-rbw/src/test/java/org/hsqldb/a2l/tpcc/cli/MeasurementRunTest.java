@@ -93,4 +93,42 @@ class MeasurementRunTest {
                 () -> measure("fork-lf-rl", List.of(new Point(StatementOrder.ORIGINAL, Mix.M8_92, 1))));
         assertTrue(e.getMessage().contains("rbw"), e.getMessage());
     }
+
+    @Test
+    void restoredPointsStartFromTheLoadedTablesAndStayConsistent() throws Exception {
+        EngineJars jars = EngineJars.locate(null, null);
+        List<Point> points = List.of(new Point(StatementOrder.ORIGINAL, Mix.M8_92, 2), new Point(StatementOrder.RBW, Mix.M8_92, 2));
+        MeasurementRun.Plan plan = new MeasurementRun.Plan(EngineOptions.named("upstream"), jars, Scale.tiny(2), points,
+                2, 1, 5L, Isolation.SERIALIZABLE, 0, 500, 2, out, true, 1,
+                org.hsqldb.a2l.tpcc.engine.DatabaseLocation.memory("tpcc"), null, out, PointStart.RESTORE);
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        assertEquals(0, MeasurementRun.run(plan, new PrintStream(log, true)), log.toString());
+        for (Point p : points) {
+            RunSummary s = RunSummary.read(out.resolve(p.dirName()).resolve("summary.json"));
+            assertTrue(s.consistencyOk);
+            assertEquals("restore", s.pointStart);
+            assertNotNull(s.pointSetupSeconds);
+            assertNotNull(s.loadedCopySeconds);
+        }
+        assertTrue(log.toString().contains("restored the loaded tables"), log.toString());
+    }
+
+    @Test
+    void aPointAfterAReadOnlyOneStartsWithoutARestore() throws Exception {
+        EngineJars jars = EngineJars.locate(null, null);
+        List<Point> points = List.of(new Point(StatementOrder.ORIGINAL, Mix.M100_0, 2), new Point(StatementOrder.ORIGINAL, Mix.M8_92, 2),
+                new Point(StatementOrder.ORIGINAL, Mix.M8_92, 1));
+        MeasurementRun.Plan plan = new MeasurementRun.Plan(EngineOptions.named("upstream"), jars, Scale.tiny(2), points,
+                2, 1, 5L, Isolation.SERIALIZABLE, 0, 500, 2, out, true, 1,
+                org.hsqldb.a2l.tpcc.engine.DatabaseLocation.memory("tpcc"), null, out, PointStart.RESTORE);
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        assertEquals(0, MeasurementRun.run(plan, new PrintStream(log, true)), log.toString());
+        List<RunSummary> s = new java.util.ArrayList<>();
+        for (Point p : points) s.add(RunSummary.read(out.resolve(p.dirName()).resolve("summary.json")));
+        assertTrue(s.stream().allMatch(x -> x.consistencyOk));
+        assertNotNull(s.get(0).pointSetupSeconds, "the first point restores");
+        assertEquals(null, s.get(1).pointSetupSeconds, "100-0 wrote nothing: no restore after it");
+        assertNotNull(s.get(2).pointSetupSeconds, "8-92 wrote: the next point restores");
+        assertTrue(log.toString().contains("which wrote nothing"), log.toString());
+    }
 }

@@ -68,13 +68,14 @@ class CompareReportTest {
         String md = Files.readString(dir.resolve("report.md"));
         assertTrue(md.contains("smoke test, not a result"), md);
         assertTrue(md.contains("Command: `scripts/compare`"), md);
-        assertTrue(md.contains("| 8-92 | rbw | 4 | fork-locks | 150.0 | 140.0-160.0 | 1.50 |"), md);
-        assertTrue(md.contains("| 8-92 | rbw | 4 | upstream | 100.0 | 90.0-110.0 | 1.00 |"), md);
-        assertTrue(md.contains("| 8-92 | rbw | 8 | fork-locks | 70.0 (1 of 2) | 70.0-70.0 | - |"), md);
+        assertTrue(md.contains("| 8-92 | rbw | 4 | fork-locks | 150.0 | 140.0-160.0 | 1.50 | upstream | 1.50 |"), md);
+        assertTrue(md.contains("| 8-92 | rbw | 4 | upstream | 100.0 | 90.0-110.0 | 1.00 | upstream | 1.00 |"), md);
+        assertTrue(md.contains("| 8-92 | rbw | 8 | fork-locks | 70.0 (1 of 2) | 70.0-70.0 | - | - | - |"), md);
         assertTrue(md.contains("## Failures\n\n- fork-locks rep 2 exited 1\n"), md);
-        assertTrue(md.contains("| fork-a2l | not available | asked for hsqldb.tx=a2l"), md);
+        assertTrue(md.contains("| fork-a2l | not run | asked for hsqldb.tx=a2l"), md);
         assertTrue(md.contains("![throughput_8-92.png](throughput_8-92.png)"), md);
         assertTrue(Files.size(dir.resolve("throughput_8-92.png")) > 1000);
+        assertTrue(md.contains("![speedup_8-92.png](speedup_8-92.png)"), md);
         List<String> csv = Files.readAllLines(dir.resolve("runs.csv"));
         assertEquals(10, csv.size());
         assertTrue(csv.get(0).startsWith("run_id,config,engine_version,rep,"), csv.get(0));
@@ -138,5 +139,105 @@ class CompareReportTest {
         assertTrue(md.contains("| mix | order | clients | config | NewOrder | Payment | Delivery | OrderStatus | StockLevel |"), md);
         // NewOrder: (3 + 1) deadlocks / 200 committed; Payment: (1 + 1) timeouts / 200
         assertTrue(md.contains("| 8-92 | rbw | 4 | fork-locks | 20.0 | 10.0 | 0.0 | 0.0 | 0.0 |"), md);
+    }
+
+    static RunSummary counted(String config, int rep, String order, int clients, double tps, Map<String, Number> counters) {
+        RunSummary s = run(config, rep, clients, tps);
+        s.order = order;
+        s.committed = 1000;
+        s.engineCounters = counters;
+        if (counters != null && counters.containsKey("waits")) {
+            s.lockWaitsPerTxn = counters.get("waits").doubleValue() / 1000;
+            s.deadlocksPer1000 = counters.get("deadlocks").doubleValue();
+        }
+        s.latencyMs = new LinkedHashMap<>();
+        for (String t : List.of("NewOrder", "Payment", "Delivery", "OrderStatus", "StockLevel")) {
+            s.latencyMs.put(t, new RunSummary.Latency(10, rep, 2.0 * rep, 40 + rep, 100));
+        }
+        return s;
+    }
+
+    /**
+     * Three upstream modes, two fork configurations, and holes: upstream LOCKS stalled before 8 clients, MVCC has
+     * no rbw point, fork-lf lost a repetition. Every ratio names the best upstream mode that measured the point.
+     */
+    @Test
+    void forkConfigurationsAreComparedWithTheBestUpstreamModeAtEachPointEvenWithPointsMissing() throws Exception {
+        Map<String, Number> lockmgr = Map.of("waits", 2000, "deadlocks", 7, "upgrades", 30, "upgrade_waits", 4,
+                "upgrade_deadlocks", 1);
+        List<RunSummary> runs = new ArrayList<>();
+        for (int rep = 1; rep <= 2; rep++) {
+            runs.add(counted("upstream", rep, "original", 1, 100, null));
+            runs.add(counted("upstream-mvlocks", rep, "original", 1, 120, null));
+            runs.add(counted("upstream-mvcc", rep, "original", 1, 150, null));
+            runs.add(counted("upstream-mvlocks", rep, "original", 8, 60, null));
+            runs.add(counted("upstream-mvcc", rep, "original", 8, 50, null));
+            runs.add(counted("upstream", rep, "rbw", 1, 90, null));
+            runs.add(counted("fork-a2l", rep, "original", 1, 300, lockmgr));
+            runs.add(counted("fork-a2l", rep, "original", 8, 240, lockmgr));
+            runs.add(counted("fork-a2l", rep, "rbw", 1, 270, lockmgr));
+            runs.add(counted("fork-locks", rep, "original", 1, 110, Map.of()));
+        }
+        runs.add(counted("fork-lf", 1, "original", 8, 90, lockmgr));
+        EngineRegistry registry = EngineRegistry.load();
+        List<org.hsqldb.a2l.tpcc.engine.EngineConfig> configs = new ArrayList<>();
+        for (String n : List.of("upstream", "upstream-mvlocks", "upstream-mvcc", "fork-locks", "fork-lf", "fork-a2l")) {
+            configs.add(registry.find(n).orElseThrow());
+        }
+        Files.writeString(dir.resolve("isolation.json"), "[{\"engine\": \"h2\", \"level\": \"SERIALIZABLE\","
+                + " \"write_skew\": \"allowed\"}]");
+        CompareReport.Meta meta = new CompareReport.Meta("2026-11-24T1200-headline", "scripts/compare --preset headline",
+                configs, Map.of("h2", "not in this build's engine registry (engine-configs.txt)"),
+                List.of(StatementOrder.ORIGINAL, StatementOrder.RBW), List.of(Mix.M8_92), List.of(1, 8), 4, 30, 20, 2,
+                2015, Isolation.SERIALIZABLE, "", MachineFacts.current(), 100, List.of("upstream rep 1 exited 1"), false,
+                "headline", "Each JVM restores a copy of its loaded database before every point.", 5000.0);
+        meta = new CompareReport.Meta(meta.runId(), meta.commandLine(), meta.configs(), meta.unavailable(), meta.orders(),
+                meta.mixes(), meta.clients(), meta.warehouses(), meta.seconds(), meta.warmup(), meta.reps(), meta.seed(),
+                meta.isolation(), meta.jvmOpts(), meta.machine(), meta.elapsedSeconds(), meta.failures(), true,
+                meta.preset(), meta.pointStart(), meta.plannedSeconds());
+        CompareReport.write(dir, runs, meta);
+        String md = Files.readString(dir.resolve("report.md"));
+
+        assertTrue(md.contains("| mix | order | clients | config | median txn/s | min-max | x best upstream | best upstream"
+                + " | x upstream | x upstream-mvlocks | x upstream-mvcc |"), md);
+        assertTrue(md.contains("| 8-92 | original | 1 | fork-a2l | 300.0 | 300.0-300.0 | 2.00 | upstream-mvcc | 3.00 | 2.50 | 2.00 |"), md);
+        // upstream measured nothing at 8 clients: the best is the best of those that did
+        assertTrue(md.contains("| 8-92 | original | 8 | fork-a2l | 240.0 | 240.0-240.0 | 4.00 | upstream-mvlocks | - | 4.00 | 4.80 |"), md);
+        assertTrue(md.contains("| 8-92 | original | 8 | fork-lf | 90.0 (1 of 2) | 90.0-90.0 | 1.50 | upstream-mvlocks |"), md);
+        assertTrue(md.contains("| 8-92 | rbw | 1 | fork-a2l | 270.0 | 270.0-270.0 | 3.00 | upstream | 3.00 | - | - |"), md);
+        // lock counters: per 1000 committed, n/a where the engine has none
+        assertTrue(md.contains("| 8-92 | original | 1 | fork-a2l | 2.000 | 7.0 | 30.0 | 4.0 | 1.0 |"), md);
+        assertTrue(md.contains("| 8-92 | original | 1 | upstream | n/a | n/a | n/a | n/a | n/a |"), md);
+        assertTrue(md.contains("| 8-92 | original | 1 | fork-locks | n/a | n/a | n/a | n/a | n/a |"), md);
+        // latency: median of the repetitions' percentiles (p50 1 and 2, p95 2 and 4, p99 41 and 42)
+        assertTrue(md.contains("| 8-92 | original | 1 | fork-a2l | 1.50 / 3.00 / 41.5 |"), md);
+        // the thesis' ratios beside ours: A2L original over upstream at 1 client only (8: upstream stalled)
+        assertTrue(md.contains("| 8-92 | A2L | fork-a2l original | 1.8 | 3.00-3.00 (highest at 1 client) |"
+                + " 2.00-4.00 (highest at 8 clients) |"), md);
+        assertTrue(md.contains("| 8-92 | RbW + A2L | fork-a2l rbw | 2.8 | 2.70-2.70 (highest at 1 client) |"), md);
+        assertTrue(md.contains("| 8-92 | LF | fork-lf original | 1.14 | - | 1.50-1.50 (highest at 8 clients) |"), md);
+        assertTrue(md.contains("| h2 | not run | not in this build's engine registry"), md);
+        assertTrue(md.contains("## Isolation\n\n| engine | level | write_skew |\n|---|---|---|\n| h2 | SERIALIZABLE | allowed |"), md);
+        assertTrue(md.contains("Preset `headline`: 4 warehouse(s), 20 s warm-up + 30 s measured per point, 2 repetitions"), md);
+        assertTrue(md.contains("restores a copy"), md);
+        assertTrue(md.contains("**Shorter than DESIGN.md asks**"), md);
+        assertTrue(md.contains("## Failures\n\n- upstream rep 1 exited 1\n"), md);
+        assertTrue(md.contains("![speedup_8-92.png](speedup_8-92.png)"), md);
+        assertTrue(Files.size(dir.resolve("speedup_8-92.png")) > 1000);
+    }
+
+    @Test
+    void withoutAnIsolationTableTheSectionSaysNotRun() throws Exception {
+        List<RunSummary> runs = List.of(run("upstream", 1, 1, 10));
+        CompareReport.Meta meta = new CompareReport.Meta("x", "scripts/compare",
+                List.of(EngineRegistry.load().find("upstream").orElseThrow()), Map.of(), List.of(StatementOrder.RBW),
+                List.of(Mix.M8_92), List.of(1), 1, 5, 3, 1, 2015, Isolation.SERIALIZABLE, "", MachineFacts.current(), 1,
+                List.of(), true);
+        CompareReport.write(dir, runs, meta);
+        String md = Files.readString(dir.resolve("report.md"));
+        assertTrue(md.contains("## Isolation\n\nNot run"), md);
+        assertTrue(md.contains("## Against the thesis"), md);
+        assertTrue(md.contains("Not measured here"), md);
+        assertTrue(md.contains("carries the database over") || md.contains("carries over"), md);
     }
 }
