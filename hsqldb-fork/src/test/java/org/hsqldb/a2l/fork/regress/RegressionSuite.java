@@ -16,14 +16,14 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 import org.hsqldb.a2l.fork.EngineMode;
-import org.hsqldb.a2l.fork.Engines;
 import org.hsqldb.a2l.fork.regress.ScriptRunner.RunResult;
 
 /**
  * The differential regression suite: upstream's TestSelf scripts on the
  * unmodified 2.7.4 jar (verbatim, then in each mode the fork needs a
  * counterpart for), then on the fork in every requested mode that its patch
- * series has, compared by {@link Comparison}.
+ * series has, compared by {@link Comparison}. Each run has a copy of its engine
+ * of its own ({@link RunEngine}), as if it ran in a JVM of its own.
  */
 public final class RegressionSuite {
 
@@ -72,19 +72,30 @@ public final class RegressionSuite {
 
         ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, o.threads()));
         try {
-            Future<RunResult> upstream = pool.submit(() -> run(o, "upstream", Engines::upstream, null, units));
+            // each run its own copy of its engine (RunEngine): runs going on at once share no static state
+            Future<RunResult> upstream = pool.submit(() -> run(o, "upstream", upstreamEngine(), null, units));
             Map<EngineMode, Future<RunResult>> upstreamRuns = new LinkedHashMap<>();
             Map<EngineMode, Future<RunResult>> forkRuns = new LinkedHashMap<>();
             for (EngineMode m : upstreamModes) {
-                upstreamRuns.put(m, pool.submit(() -> run(o, "upstream-" + m.id(), Engines::upstream, m, units)));
+                upstreamRuns.put(m, pool.submit(() -> run(o, "upstream-" + m.id(), upstreamEngine(), m, units)));
             }
             for (EngineMode m : forkModes) {
-                forkRuns.put(m, pool.submit(() -> run(o, "fork-" + m.id(), Engines::fork, m, units)));
+                forkRuns.put(m, pool.submit(() -> run(o, "fork-" + m.id(), forkEngine(), m, units)));
             }
             return Comparison.compare(get(upstream), getAll(upstreamRuns), getAll(forkRuns), skipped);
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    /** The engine of one upstream run: a copy of its own (see {@link RunEngine}). */
+    static ScriptRunner.ConnectionFactory upstreamEngine() {
+        return RunEngine.upstream();
+    }
+
+    /** The engine of one fork run: a copy of its own (see {@link RunEngine}). */
+    static ScriptRunner.ConnectionFactory forkEngine() {
+        return RunEngine.fork();
     }
 
     private static RunResult run(Options o, String name, ScriptRunner.ConnectionFactory engine, EngineMode mode,
