@@ -120,6 +120,19 @@ class PresetTest {
         List<CompareCost.Job> jobs = Preset.jobs(configs, points, 2, PointStart::sameDatabaseFor);
         assertEquals(List.of("upstream", "fork-a2l-rl", "upstream", "fork-a2l-rl"), jobs.stream().map(CompareCost.Job::config).toList());
         assertEquals(points.get(1), jobs.get(2).points().get(0), "rep 2 starts one point later");
+        assertEquals(points.get(0), jobs.get(2).points().get(3), "and ends with the first");
         assertTrue(jobs.get(1).points().stream().allMatch(p -> p.order() == StatementOrder.RBW), "RbW-only configurations");
+    }
+
+    @Test
+    void readOnlyPointsRunFirstAndTheMostClientsLast() {
+        List<Point> points = Preset.points(List.of(Mix.M8_92, Mix.M100_0), List.of(1, 2, 8, 16));
+        EngineConfig upstream = EngineRegistry.load().find("upstream").orElseThrow();
+        for (CompareCost.Job job : Preset.jobs(List.of(upstream), points, 2, PointStart::sameDatabaseFor)) {
+            List<Integer> groups = job.points().stream().map(Preset::runGroup).toList();
+            assertEquals(groups.stream().sorted().toList(), groups, job.toString());
+            assertTrue(job.points().subList(0, 4).stream().allMatch(p -> p.mix().readOnly()), job.toString());
+            assertTrue(job.points().subList(8, 12).stream().allMatch(p -> p.clients() > 2 && !p.mix().readOnly()));
+        }
     }
 }
