@@ -24,6 +24,8 @@ import org.hsqldb.a2l.tpcc.engine.Engine;
 import org.hsqldb.a2l.tpcc.engine.EngineConfig;
 import org.hsqldb.a2l.tpcc.engine.EngineJars;
 import org.hsqldb.a2l.tpcc.engine.EngineRegistry;
+import org.hsqldb.a2l.tpcc.isolation.Anomaly;
+import org.hsqldb.a2l.tpcc.isolation.IsolationTable;
 import org.hsqldb.a2l.tpcc.report.CompareReport;
 import org.hsqldb.a2l.tpcc.report.MachineFacts;
 import org.hsqldb.a2l.tpcc.report.RunSummary;
@@ -129,6 +131,12 @@ public final class CompareCommand implements Callable<Integer> {
     @Option(names = "--dry-run", description = "print the plan (configurations, points, durations, estimated time) and stop")
     boolean dryRun;
 
+    @Option(names = "--isolation-table", negatable = true, defaultValue = "false", fallbackValue = "true",
+            description = {"after the measurements, play the anomaly schedules (tpcc isolation) on the run's"
+                    + " configurations into the run folder, for the report's isolation table (about 20 s per"
+                    + " configuration; default: on with --preset headline, else off)"})
+    boolean isolationTable;
+
     @Option(names = "--point-start", paramLabel = "HOW", converter = MeasurementRunCommand.PointStartConverter.class,
             description = {"what each point starts from: restore (HSQLDB: a copy of the loaded database), reload"
                     + " (load again), or carry (the database the previous point left: the old way, biased)"
@@ -180,6 +188,8 @@ public final class CompareCommand implements Callable<Integer> {
         });
         if (available.isEmpty()) throw new UsageException("no configuration is available");
 
+        // the isolation table is cheap: it covers the configurations a preset leaves out for time too
+        List<EngineConfig> isolationConfigs = List.copyOf(available);
         List<Point> points;
         Double presetPlan = null;
         if (preset == Preset.HEADLINE) {
@@ -253,6 +263,16 @@ public final class CompareCommand implements Callable<Integer> {
             if (code != 0) {
                 failures.add(CompareReport.failure(runDir, c.name(), job.rep(), code, out.resolve("session.log")));
                 System.err.println(progress.line() + " (" + c.name() + " rep " + job.rep() + " failed)");
+            }
+        }
+        // given in either form, the option decides; else the headline has the table and other runs do not
+        if (given("--isolation-table") ? isolationTable : preset == Preset.HEADLINE) {
+            System.err.println("compare: the isolation table for " + isolationConfigs.size() + " configuration(s)");
+            try {
+                IsolationTable.run(isolationConfigs, jars, new IsolationTable.Options(500, 30_000, isolation,
+                        List.of(Anomaly.values())), System.out).write(runDir);
+            } catch (RuntimeException e) {
+                failures.add("the isolation table: " + e);
             }
         }
         double elapsed = (System.nanoTime() - started) / 1e9;

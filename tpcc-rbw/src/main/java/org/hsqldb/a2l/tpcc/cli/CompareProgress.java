@@ -40,9 +40,9 @@ public final class CompareProgress {
         int[] k = new int[n];
         for (int j = 0; j < n; j++) {
             CompareCost.Job job = jobs.get(j);
-            f[j] = cost.jvmSeconds(warehouses, job.start());
-            p[j] = cost.pointSeconds(warehouses, warmup, seconds, job.start());
+            f[j] = cost.fixedSeconds(job, warehouses);
             k[j] = job.points().size();
+            p[j] = k[j] == 0 ? 0 : (cost.jobSeconds(job, warehouses, warmup, seconds) - f[j]) / k[j];
         }
         return new CompareProgress(f, p, k, nanoClock);
     }

@@ -231,8 +231,7 @@ public final class MeasurementRun {
                 Double setupSeconds = null;
                 long setupStart = System.nanoTime();
                 if (unchanged && start != PointStart.CARRY) {
-                    out.println("database: as the last point left it, which wrote nothing (mix " + p.mix()
-                            + " before it was read-only)");
+                    out.println("database: as the point before left it: that point was read-only and wrote nothing");
                 } else if (start == PointStart.RESTORE) {
                     Opened current = db;
                     LoadedCopy.restore(current.engine::connect, plan.loaderThreads());

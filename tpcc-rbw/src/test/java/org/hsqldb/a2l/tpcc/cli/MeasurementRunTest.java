@@ -129,6 +129,6 @@ class MeasurementRunTest {
         assertNotNull(s.get(0).pointSetupSeconds, "the first point restores");
         assertEquals(null, s.get(1).pointSetupSeconds, "100-0 wrote nothing: no restore after it");
         assertNotNull(s.get(2).pointSetupSeconds, "8-92 wrote: the next point restores");
-        assertTrue(log.toString().contains("which wrote nothing"), log.toString());
+        assertTrue(log.toString().contains("read-only and wrote nothing"), log.toString());
     }
 }

@@ -38,16 +38,39 @@ class PresetTest {
         return inRegistry().subList(0, 4);
     }
 
+    /**
+     * At 4 warehouses Derby's load and restores (3-7x HSQLDB's) do not fit beside the others even at the
+     * ladder's last rung: it is the one left out, and says so; H2 and PostgreSQL stay.
+     */
     @Test
-    void withThePeersTooTheHeadlineKeepsEveryEngineAtShorterDurations() {
+    void withThePeersTooTheHeadlineKeepsAllButDerbyAtShorterDurations() {
         List<EngineConfig> configs = inRegistry();
         assertTrue(configs.stream().map(EngineConfig::name).toList().containsAll(List.of("h2", "derby", "postgresql")),
                 configs.toString());
         Preset.Fit fit = Preset.fit(configs, 4, Preset.HEADLINE_CLIENTS, 4, CompareCost.DEFAULT, PointStart::sameDatabaseFor);
         assertTrue(fit.choice().fits(), "planned " + fit.choice().seconds() + " s");
-        assertEquals(List.of(), fit.leftOut(), "every engine runs");
-        assertEquals(configs, fit.kept());
+        assertEquals(List.of("derby"), fit.leftOut());
+        assertEquals(configs.size() - 1, fit.kept().size());
         assertTrue(fit.choice().rung().reps() >= 2);
+        assertEquals(core(), fit.kept().subList(0, 4), "the core four are never left out");
+    }
+
+    @Test
+    void anEngineThatLoadsAndRestoresSlowlyCostsMoreInThePlan() {
+        EngineRegistry registry = EngineRegistry.load();
+        List<Point> points = Preset.points(List.of(Mix.M8_92), List.of(1, 2)).stream()
+                .filter(p -> p.order() == StatementOrder.ORIGINAL).toList();
+        double h2 = 0, derby = 0, upstream = 0;
+        for (CompareCost.Job j : Preset.jobs(List.of(registry.find("upstream").orElseThrow(), registry.find("h2").orElseThrow(),
+                registry.find("derby").orElseThrow()), points, 1, PointStart::sameDatabaseFor)) {
+            double s = CompareCost.DEFAULT.jobSeconds(j, 4, 5, 15);
+            switch (j.config()) {
+                case "upstream" -> upstream = s;
+                case "h2" -> h2 = s;
+                default -> derby = s;
+            }
+        }
+        assertTrue(upstream < h2 && h2 < derby, upstream + " " + h2 + " " + derby);
     }
 
     @Test
