@@ -331,9 +331,9 @@ public final class CompareCommand implements Callable<Integer> {
         for (EngineConfig c : available) by.computeIfAbsent(startFor(c), k -> new ArrayList<>()).add(c.name());
         List<String> parts = new ArrayList<>();
         by.forEach((how, names) -> parts.add(switch (how) {
-            case RESTORE -> "restores a copy of its loaded database before every point (saved with SCRIPT after"
-                    + " the load, opened with hsqldb.files_readonly=true, so no change is ever written back): every"
-                    + " point starts from the same loaded database";
+            case RESTORE -> "copies its loaded tables into schema TPCC_LOADED after the load and re-creates the"
+                    + " TPC-C tables from that copy before every point (but a point after a read-only one, which"
+                    + " changed nothing): every point starts from the same loaded rows";
             case RELOAD -> "loads the database again before every point but the first: every point starts from"
                     + " the same loaded database";
             case CARRY -> "carries the database over from point to point (the old way: New-Order grows it, so"

@@ -410,7 +410,7 @@ public final class CompareReport {
 
     /**
      * The isolation table: what each engine's isolation levels let through (another command writes it into
-     * the run folder). {@code isolation.md} is taken as it is; {@code isolation.json}, a list of flat objects,
+     * the run folder). {@code isolation.md} is taken as it is, but for its title; {@code isolation.json}, a list of flat objects,
      * becomes a table of their fields; without either the section says the table was not run.
      */
     static void isolation(StringBuilder md, Path runDir) {
@@ -419,7 +419,8 @@ public final class CompareReport {
         Path json = runDir == null ? null : runDir.resolve("isolation.json");
         try {
             if (mdFile != null && Files.isRegularFile(mdFile)) {
-                md.append(Files.readString(mdFile).strip()).append("\n\n");
+                // its own title ("# Isolation table") would be a second title of the report
+                md.append(Files.readString(mdFile).strip().replaceFirst("\\A# [^\n]*\n+", "")).append("\n\n");
                 return;
             }
             if (json != null && Files.isRegularFile(json)) {
@@ -453,7 +454,7 @@ public final class CompareReport {
     private static String markdown(List<Cell> cells, List<RunSummary> runs, Meta meta, List<String> plots, Path runDir) {
         StringBuilder md = new StringBuilder();
         md.append("# TPC-C side by side: ").append(meta.runId()).append("\n\n");
-        if (meta.quick() && meta.preset() != null && meta.warmup() >= 10 && meta.seconds() >= 15 && meta.reps() >= 2) {
+        if (meta.quick() && meta.preset() != null && meta.warmup() >= 5 && meta.seconds() >= 15 && meta.reps() >= 2) {
             md.append("> **Shorter than DESIGN.md asks** (at least 20 s warm-up, 30 s measured, 3 repetitions): ")
                     .append(meta.warmup()).append(" s warm-up, ").append(meta.seconds()).append(" s measured, ")
                     .append(meta.reps()).append(" repetitions, so that preset `").append(meta.preset())
@@ -497,7 +498,8 @@ public final class CompareReport {
         md.append("\nMethod: ").append(meta.warehouses()).append(" warehouse(s), isolation ").append(meta.isolation())
                 .append(", seed ").append(meta.seed()).append(" (same inputs for every configuration). One JVM per")
                 .append(" (configuration, repetition): it loads once, then measures each point (order x mix x clients)")
-                .append(" after its own warm-up, in an order rotated by one point per repetition, and checks the")
+                .append(" after its own warm-up (read-only points first, then writes at 1-2 clients, then at more;")
+                .append(" each group rotated by one point per repetition), and checks the")
                 .append(" consistency conditions after each point (the per-row ones after its last point).")
                 .append(" Configurations alternate A B A B across repetitions. ").append(start)
                 .append(" Orders: `original` is the thesis' Table 6.1 statement order, which is TPC-C 5.11's")

@@ -240,4 +240,15 @@ class CompareReportTest {
         assertTrue(md.contains("Not measured here"), md);
         assertTrue(md.contains("carries the database over") || md.contains("carries over"), md);
     }
+
+    @Test
+    void anIsolationTableInTheRunFolderIsTakenWithoutItsTitle() throws Exception {
+        Path run = Files.createDirectories(dir.resolve("with-isolation"));
+        Files.writeString(run.resolve("isolation.md"), "# Isolation table\n\n## Isolation: schedules\n\n| anomaly | x |\n|---|---|\n| G0 | blocked |\n");
+        StringBuilder md = new StringBuilder();
+        CompareReport.isolation(md, run);
+        assertTrue(md.toString().startsWith("## Isolation\n\n## Isolation: schedules"), md.toString());
+        assertTrue(md.toString().contains("| G0 | blocked |"));
+        assertFalse(md.toString().contains("# Isolation table"));
+    }
 }
