@@ -1,10 +1,12 @@
 package org.hsqldb.a2l.fork;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.lang.reflect.Field;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -19,6 +21,9 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
+
+import org.hsqldb.Session;
+import org.hsqldb.jdbc.JDBCConnection;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -87,6 +92,85 @@ class LockLifetimeTest {
             fail(failures.size() + " way(s) of ending left the database stuck or locked:\n"
                     + String.join("\n", failures));
         }
+    }
+
+    static Stream<Arguments> lockManagerModes() {
+        List<Arguments> out = new ArrayList<>();
+        for (EngineMode mode : EngineMode.values()) {
+            if (!mode.isUpstreamMode()) {
+                for (boolean autocommit : new boolean[] {false, true}) {
+                    out.add(Arguments.of(mode, autocommit));
+                }
+            }
+        }
+        return out.stream();
+    }
+
+    /**
+     * A cancel that comes after a statement began but before its session had an owner in the
+     * lock table (the session's first statement that locks) still ends the statement's lock
+     * wait: it cannot wake a wait that has not begun, so the session must find it before it
+     * waits. The session is held where this happens: a statement takes its session's timeout
+     * monitor after it has its start SCN (which the cancel names) and before it asks for locks.
+     */
+    @ParameterizedTest(name = "{0}, autocommit {1}")
+    @MethodSource("lockManagerModes")
+    @RequiresPatch("Lock-tables-through-lockmgr")
+    void aCancelBeforeTheSessionFirstLocksEndsItsWait(EngineMode mode, boolean autocommit) throws Exception {
+        assumeTrue(mode.isApplied(), mode + " is not in the applied patch series");
+        String url = mode.url("jdbc:hsqldb:mem:lifetime" + databases.incrementAndGet());
+        try (Connection setup = Engines.fork(url)) {
+            create(setup);
+        }
+        try (SessionThread a = new SessionThread(Engines.fork(url), "subject");
+             SessionThread b = new SessionThread(Engines.fork(url), "other")) {
+            a.setAutoCommit(autocommit);
+            b.setAutoCommit(false);
+            b.execute("UPDATE acc SET v = v + 1 WHERE id = 1");
+            Session session = (Session) ((JDBCConnection) a.connection()).getSession();
+            assertNull(field(session, "lockState"), "the subject has not locked anything yet");
+            AtomicReference<Statement> running = new AtomicReference<>();
+            Future<Integer> f;
+            synchronized (field(session, "timeoutManager")) {
+                f = a.submit("UPDATE acc SET v = v + 10 WHERE id = 1", 0, running);
+                awaitBlockedIn(a, "startTimeout");
+                running.get().cancel();
+            }
+            try {
+                f.get(10, TimeUnit.SECONDS);
+                fail("the cancelled statement did not fail");
+            } catch (ExecutionException e) {
+                assertTrue(e.getCause() instanceof SQLException, String.valueOf(e.getCause()));
+                assertEquals("40502", ((SQLException) e.getCause()).getSQLState());
+            } catch (TimeoutException hang) {
+                String dump = threadDump();
+                b.rollback(); // lets the subject through
+                fail("the statement cancelled before its session first locked waits for the lock:\n" + dump);
+            }
+            endTransaction(a, autocommit, true);
+            b.commit();
+            assertQuiescent(url);
+        }
+    }
+
+    private static void awaitBlockedIn(SessionThread s, String method) throws InterruptedException {
+        for (int i = 0; i < 1000; i++) {
+            Thread t = s.thread();
+            if (t != null && t.getState() == Thread.State.BLOCKED) {
+                StackTraceElement[] stack = t.getStackTrace();
+                if (stack.length > 0 && stack[0].getMethodName().equals(method)) {
+                    return;
+                }
+            }
+            Thread.sleep(10);
+        }
+        fail("the statement never reached " + method);
+    }
+
+    private static Object field(Object o, String name) throws ReflectiveOperationException {
+        Field f = o.getClass().getDeclaredField(name);
+        f.setAccessible(true);
+        return f.get(o);
     }
 
     private static void create(Connection c) throws SQLException {

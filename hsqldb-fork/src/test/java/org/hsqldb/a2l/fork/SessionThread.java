@@ -4,7 +4,6 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.Arrays;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -155,18 +154,43 @@ public final class SessionThread implements AutoCloseable {
         throw new AssertionError(thread.get().getName() + " never waited for a lock");
     }
 
-    /** Whether the session's thread is parked in a lock manager (the fork's or upstream's latch). */
+    /**
+     * Whether the session's thread is parked in a lock manager (the fork's or upstream's latch):
+     * one snapshot of its stack shows it parked (the top frame), by lock-manager code (the first
+     * frame that is not the JDK's), and its state says it waits before and after the snapshot.
+     * State and stack are two looks at a running thread, so neither alone will do: a thread
+     * seen waiting for its next task may be running lock-manager code by the time its stack is
+     * taken (registering its session, say), long before it waits for anything.
+     */
     public boolean isWaitingForLock() {
         Thread t = thread.get();
-        if (t == null) {
+        if (t == null || !isParked(t.getState())) {
             return false;
         }
-        Thread.State state = t.getState();
-        if (state != Thread.State.WAITING && state != Thread.State.TIMED_WAITING) {
+        StackTraceElement[] stack = t.getStackTrace();
+        if (stack.length == 0 || !isParked(t.getState())) {
             return false;
         }
-        return Arrays.stream(t.getStackTrace()).anyMatch(f -> f.getClassName().startsWith("org.hsqldb.a2l.lockmgr")
-                || f.getClassName().equals("org.hsqldb.lib.CountUpDownLatch"));
+        String top = stack[0].getClassName() + "." + stack[0].getMethodName();
+        if (!top.equals("jdk.internal.misc.Unsafe.park") && !top.equals("java.lang.Object.wait")) {
+            return false;
+        }
+        for (StackTraceElement f : stack) {
+            String c = f.getClassName();
+            if (!c.startsWith("java.") && !c.startsWith("jdk.")) {
+                return c.startsWith("org.hsqldb.a2l.lockmgr.") || c.startsWith("org.hsqldb.lib.CountUpDownLatch");
+            }
+        }
+        return false;
+    }
+
+    private static boolean isParked(Thread.State state) {
+        return state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING;
+    }
+
+    /** The thread the session's statements run in (null before the first one). */
+    public Thread thread() {
+        return thread.get();
     }
 
     /**
