@@ -24,7 +24,8 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--clients", paramLabel = "N", description = "terminals, one connection each (default: ${DEFAULT-VALUE})")
     int clients = 4;
 
-    @Option(names = "--out", paramLabel = "DIR", required = true, description = "directory for summary.json")
+    @Option(names = "--out", paramLabel = "DIR",
+            description = "directory for summary.json (default: tpcc-rbw/target/runs/TIME-CONFIG, printed at the end)")
     Path out;
 
     @Option(names = "--acks", paramLabel = "FILE",
@@ -52,6 +53,12 @@ public final class RunCommand implements Callable<Integer> {
         var config = engine.resolve();
         if (!config.isHsqldb() && (database.databaseDir != null || database.server)) {
             throw new UsageException("--database-dir and --server are for HSQLDB configurations (--config), not --url");
+        }
+        if (out == null) {
+            // a run someone types to see what happens should not need a folder chosen first
+            out = org.hsqldb.a2l.tpcc.engine.EngineJars.harnessTargetDir().resolve("runs").resolve(
+                    java.time.LocalDateTime.now().format(java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HHmmss"))
+                            + "-" + config.name());
         }
         var plan = new MeasurementRun.Plan(config, engine.jars(), workload.scale(),
                 List.of(new Point(order, mix, clients)), workload.seconds, workload.warmup,

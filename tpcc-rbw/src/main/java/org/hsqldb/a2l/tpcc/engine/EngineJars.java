@@ -96,7 +96,7 @@ public record EngineJars(Path upstream, Path fork, Path engines) {
     }
 
     /** tpcc-rbw/target, whether we run from target/tpcc-rbw.jar or from target/classes. */
-    static Path harnessTargetDir() {
+    public static Path harnessTargetDir() {
         try {
             Path code = Path.of(EngineJars.class.getProtectionDomain().getCodeSource().getLocation().toURI());
             return code.getParent().toAbsolutePath();

@@ -95,4 +95,18 @@ class CliTest {
         assertEquals(0, r.code());
         assertTrue(r.out().contains("--order"), r.out());
     }
+
+    /** Without --out a run writes its summary under the harness's target/runs, in a folder of its own. */
+    @org.junit.jupiter.api.Test
+    void aRunWithoutOutWritesUnderTheHarnessTargetFolder() throws Exception {
+        long start = System.currentTimeMillis() - 1000;
+        Outcome r = run("run", "--url", "jdbc:hsqldb:mem:cliNoOut", "--jar", upstreamJar(), "--warehouses", "1",
+                "--tiny-scale", "--seconds", "1", "--warmup", "0", "--clients", "1");
+        assertEquals(0, r.code(), r.err() + r.out());
+        java.nio.file.Path runs = EngineJars.harnessTargetDir().resolve("runs");
+        try (var dirs = java.nio.file.Files.list(runs)) {
+            assertTrue(dirs.anyMatch(d -> d.getFileName().toString().endsWith("-custom")
+                    && d.resolve("summary.json").toFile().lastModified() >= start), "no new run folder in " + runs);
+        }
+    }
 }
