@@ -37,10 +37,6 @@ public record CompareCost(double jvmStart, double loadPerWarehouse, double snaps
     }
 
     /** The fixed part of one JVM (start, load, saving the copy, the full check after its last point). */
-    public double jvmSeconds(int warehouses, PointStart start) {
-        return jvmSeconds(warehouses, start, EngineFactor.HSQLDB);
-    }
-
     public double jvmSeconds(int warehouses, PointStart start, EngineFactor f) {
         return jvmStart + loadPerWarehouse * f.load() * warehouses
                 + (start == PointStart.RESTORE ? snapshotPerWarehouse * f.snapshot() * warehouses : 0)
@@ -48,10 +44,6 @@ public record CompareCost(double jvmStart, double loadPerWarehouse, double snaps
     }
 
     /** One point: warm-up, measured window, its start (restore or reload) and the cheap checks. */
-    public double pointSeconds(int warehouses, int warmup, int seconds, PointStart start) {
-        return pointSeconds(warehouses, warmup, seconds, start, EngineFactor.HSQLDB);
-    }
-
     public double pointSeconds(int warehouses, int warmup, int seconds, PointStart start, EngineFactor f) {
         double setup = switch (start) {
             case RESTORE -> restorePerWarehouse * f.restore() * warehouses;

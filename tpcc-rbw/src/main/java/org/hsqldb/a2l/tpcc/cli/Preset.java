@@ -137,21 +137,15 @@ public enum Preset {
         return last;
     }
 
-    /**
-     * The shortest rung the headline accepts before it leaves configurations out instead: the last
-     * (5 s + 15 s). The user's question is which engine does more work: every engine at short durations
-     * (stated, with their spread) answers it; fewer engines at longer ones do not.
-     */
-    public static final int FLOOR = LADDER.size() - 1;
-
     /** A choice, and the configurations left out so that it fits (in the order they were dropped). */
     public record Fit(Choice choice, List<EngineConfig> kept, List<String> leftOut) {}
 
     /**
-     * The headline for these available configurations: the first rung down to {@link #FLOOR} that fits;
-     * when none does, the last configuration of the preset's order is left out and the ladder tried again,
-     * down to the first {@code core} configurations (with those the plan takes whatever rung fits, or the
-     * last). Peers load again before every point (no in-database copy for them), which is what costs most.
+     * The headline for these available configurations: the first rung of the whole ladder that fits (every
+     * engine at short durations answers the user's question; fewer at longer ones do not); when none does,
+     * the last configuration of the preset's order is left out and the ladder tried again, down to the first
+     * {@code core} configurations (with those the plan takes whatever rung fits, or the last). The peers'
+     * loads and restores cost most (CompareCost.EngineFactor).
      */
     public static Fit fit(List<EngineConfig> available, int core, List<Integer> clients, int warehouses,
                           CompareCost cost, java.util.function.Function<EngineConfig, PointStart> start) {
@@ -159,8 +153,7 @@ public enum Preset {
         List<String> leftOut = new ArrayList<>();
         while (true) {
             Choice c = choose(kept, clients, warehouses, cost, start);
-            boolean good = c.fits() && LADDER.indexOf(c.rung()) <= FLOOR;
-            if (good || kept.size() <= core) return new Fit(c, kept, leftOut);
+            if (c.fits() || kept.size() <= core) return new Fit(c, kept, leftOut);
             leftOut.add(kept.remove(kept.size() - 1).name());
         }
     }

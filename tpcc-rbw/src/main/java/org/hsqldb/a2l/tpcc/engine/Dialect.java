@@ -28,6 +28,17 @@ public enum Dialect {
     /** HSQLDB, upstream and fork: FOR UPDATE OF the columns (the fork's A2L locks just those). */
     HSQLDB("HSQL Database Engine", "org.hsqldb.jdbc.JDBCDriver", List.of(), "SA", "", ReadsForUpdate.FOR_UPDATE_OF,
             Set.of("42501"), Set.of("40001", "40501"), Set.of("40502")) {
+        /** HSQLDB wants the query in parentheses and WITH DATA, and IF EXISTS after the name. */
+        @Override
+        public List<String> copyTable(String schema, String table) {
+            return List.of("CREATE TABLE " + schema + "." + table + " AS (SELECT * FROM " + table + ") WITH DATA");
+        }
+
+        @Override
+        public String dropSchemaIfExists(String schema) {
+            return "DROP SCHEMA " + schema + " IF EXISTS CASCADE";
+        }
+
         @Override
         public String ddl(String statement) {
             // the fork's latch-free path is for MEMORY tables: say so rather than rely on the default
@@ -63,16 +74,6 @@ public enum Dialect {
         @Override
         public String url(String database, String properties) {
             return "jdbc:h2:mem:" + database + (properties.isEmpty() ? "" : ";" + properties);
-        }
-
-        @Override
-        public List<String> copyTable(String schema, String table) {
-            return List.of("CREATE TABLE " + schema + "." + table + " AS SELECT * FROM " + table);
-        }
-
-        @Override
-        public String dropSchemaIfExists(String schema) {
-            return "DROP SCHEMA IF EXISTS " + schema + " CASCADE";
         }
 
         @Override
@@ -202,16 +203,6 @@ public enum Dialect {
         @Override
         public String dropTable(String table) {
             return "DROP TABLE IF EXISTS " + table + " CASCADE";
-        }
-
-        @Override
-        public List<String> copyTable(String schema, String table) {
-            return List.of("CREATE TABLE " + schema + "." + table + " AS SELECT * FROM " + table);
-        }
-
-        @Override
-        public String dropSchemaIfExists(String schema) {
-            return "DROP SCHEMA IF EXISTS " + schema + " CASCADE";
         }
 
         /** Turning foreign keys off (session_replication_role) takes a superuser: a restore checks them. */
@@ -372,15 +363,15 @@ public enum Dialect {
 
     /**
      * The statements that copy {@code table}, rows only (no keys, no indexes), into {@code schema}
-     * (LoadedCopy): HSQLDB's form; the peers override it with theirs.
+     * (LoadedCopy): the form H2 and PostgreSQL take; HSQLDB and Derby override it with theirs.
      */
     public List<String> copyTable(String schema, String table) {
-        return List.of("CREATE TABLE " + schema + "." + table + " AS (SELECT * FROM " + table + ") WITH DATA");
+        return List.of("CREATE TABLE " + schema + "." + table + " AS SELECT * FROM " + table);
     }
 
     /** The statement that drops {@code schema} and what is in it if it exists; null where no copy can outlive its JVM. */
     public String dropSchemaIfExists(String schema) {
-        return "DROP SCHEMA " + schema + " IF EXISTS CASCADE";
+        return "DROP SCHEMA IF EXISTS " + schema + " CASCADE";
     }
 
     /**
