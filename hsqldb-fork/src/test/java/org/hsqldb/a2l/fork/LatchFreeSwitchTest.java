@@ -41,7 +41,7 @@ class LatchFreeSwitchTest {
             Session session = (Session) ((JDBCConnection) c).getSession();
             Table t = session.getDatabase().schemaManager.getUserTable("T", "PUBLIC");
             RowStoreAVLMemory store = (RowStoreAVLMemory) t.getRowStore(session);
-            assertEquals(!switchOn, store.isLatchFree());
+            assertEquals(!switchOn, isLatchFree(store));
 
             CountDownLatch inWindow = new CountDownLatch(1);
             CountDownLatch release = new CountDownLatch(1);
@@ -63,7 +63,7 @@ class LatchFreeSwitchTest {
             probe.start();
             assertTrue(inWindow.await(10, TimeUnit.SECONDS));
 
-            Thread flip = new Thread(() -> store.setLatchFree(switchOn), "switch");
+            Thread flip = new Thread(() -> setLatchFree(store, switchOn), "switch");
             flip.setDaemon(true);
             flip.start();
             // the switch must wait for the probe: it parks on the store's monitor
@@ -77,10 +77,24 @@ class LatchFreeSwitchTest {
 
             assertNull(probeFailure.get(), () -> "the probe's readUnlock() failed: " + probeFailure.get());
             assertTrue(waited, "the switch did not wait for the probe inside its latch window");
-            assertEquals(switchOn, store.isLatchFree());
+            assertEquals(switchOn, isLatchFree(store));
             ReentrantReadWriteLock latch = latch(store);
             assertEquals(0, latch.getReadLockCount(), "a read latch was left held");
             assertTrue(!latch.isWriteLocked());
+        }
+    }
+
+    // The store's switch is added by the patch this test needs; reflection keeps the test
+    // compiling against the earlier prefixes that scripts/fork bisect-check builds.
+    private static boolean isLatchFree(RowStoreAVLMemory store) throws Exception {
+        return (Boolean) RowStoreAVLMemory.class.getMethod("isLatchFree").invoke(store);
+    }
+
+    private static void setLatchFree(RowStoreAVLMemory store, boolean on) {
+        try {
+            RowStoreAVLMemory.class.getMethod("setLatchFree", boolean.class).invoke(store, on);
+        } catch (ReflectiveOperationException e) {
+            throw new AssertionError(e);
         }
     }
 
