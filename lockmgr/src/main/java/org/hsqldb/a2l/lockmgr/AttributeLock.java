@@ -22,6 +22,16 @@ public final class AttributeLock extends LockName {
         return table;
     }
 
+    @Override
+    public LockName parent() {
+        return table;
+    }
+
+    @Override
+    int level() {
+        return 1;
+    }
+
     /** The column index the engine gave. */
     public int column() {
         return column;

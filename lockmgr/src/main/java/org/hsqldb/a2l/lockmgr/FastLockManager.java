@@ -29,6 +29,11 @@ import java.util.concurrent.locks.LockSupport;
  *     the owner's S out of its stripe); otherwise put the word back and go the slow way.
  *     Release: clear X atomically.</li>
  * </ul>
+ * IS (an intention) counts like S in a second long of the owner's stripe, and IX (a table's
+ * structural mode, a column's intention above written cells) is a count in the word,
+ * added to before the S counts are summed; keyed names carry a DEAD bit once swept (see
+ * {@link #tryKill}).
+ *
  * <h2>Slow path</h2>
  * A request that conflicts, or finds WAITER set, enters the name's queue monitor, sets
  * WAITER (from then on every grant on that name is made under the monitor; releases
@@ -77,6 +82,7 @@ public final class FastLockManager extends LockManager {
         return new long[(STRIPES + 1) * STRIDE];
     }
 
+    /** The owner's S count in a name's stripes; its IS count is the next long. */
     private static int slot(Owner o) {
         return ((o.seq & (STRIPES - 1)) + 1) * STRIDE;
     }
@@ -85,74 +91,102 @@ public final class FastLockManager extends LockManager {
         LONGS.getAndAdd(n.stripes, slot, d);
     }
 
-    /** Sum of a name's shared counts. */
-    static long shared(LockName n) {
+    /** Sum of a name's S counts ({@code off} 0) or IS counts ({@code off} 1). */
+    static long shared(LockName n, int off) {
         long[] st = n.stripes;
         long sum = 0;
-        for (int i = STRIDE; i < st.length; i += STRIDE) {
+        for (int i = STRIDE + off; i < st.length; i += STRIDE) {
             sum += (long) LONGS.getVolatile(st, i);
         }
         return sum;
     }
 
-    @Override
-    int lockTable(Owner o, Hold h, TableLock t, int kind, LockRequest r, boolean txn, long timeout) {
-        return lock(o, t, kind, h.mode == S ? 1 : 0, h.mode == X ? 1 : 0, h.intent ? 1 : 0,
-                h.mode == U ? 1 : 0, h.mode != NONE || h.intent, r, txn, timeout);
+    /** All of a name's stripe counts, S and IS (0 once nobody holds it: the tests' check). */
+    static long shared(LockName n) {
+        return shared(n, 0) + shared(n, 1);
+    }
+
+    private static long ixCount(long w) {
+        return w & LockWord.IX_MASK;
     }
 
     @Override
-    int lockAttr(Owner o, Hold h, AttributeLock a, int kind, LockRequest r, boolean txn, long timeout) {
-        return lock(o, a, kind, h.mode == S ? 1 : 0, h.mode == X ? 1 : 0, 0, h.mode == U ? 1 : 0,
-                h.mode != NONE, r, txn, timeout);
+    int lockNode(Owner o, Hold h, int kind, LockRequest r, boolean txn, long timeout) {
+        return lock(o, h.name, kind, h.mode == S ? 1 : 0, h.mode == X ? 1 : 0, h.intent ? 1 : 0,
+                h.mode == U ? 1 : 0, h.ix ? 1 : 0, h.mode != NONE || h.intent || h.ix, r, txn,
+                timeout);
     }
 
     /*
-     * What an owner's hold contributes to a name: S and a table's intention count 1 each in
-     * the owner's stripe; U is the word's U bit (an U hold replaces the S it converted);
-     * X is the word's X bit (it replaces S and U). selfS/selfX/selfI/selfU describe the
+     * What an owner's hold contributes to a name: S counts 1 in the owner's stripe, IS 1 in
+     * the next long of it; U is the word's U bit (a U hold replaces the S it converted); X is
+     * the word's X bit (it replaces S and U); IX counts 1 in the word's low bits. The
+     * intentions stay beside the mode. selfS/selfX/selfI/selfU/selfIX describe the
      * requesting owner's contribution before the request.
      */
     private int lock(Owner o, LockName n, int kind, int selfS, int selfX, int selfI, int selfU,
-            boolean converter, LockRequest r, boolean txn, long timeout) {
+            int selfIX, boolean converter, LockRequest r, boolean txn, long timeout) {
         int slot = slot(o);
-        if (kind == S || kind == I) {
+        if (kind == S || kind == IS) {
+            int at = kind == S ? slot : slot + 1;
             long w = n.word;
-            if ((w & WAITER) == 0 && ((w & X_BIT) == 0 || selfX != 0)) {
-                addShared(n, slot, 1);
+            if (sharedFits(w, kind, selfX, selfIX)) {
+                addShared(n, at, 1);
                 w = n.word;
-                if ((w & WAITER) == 0 && ((w & X_BIT) == 0 || selfX != 0)) {
+                if (sharedFits(w, kind, selfX, selfIX)) {
                     return GRANTED_NOW;
                 }
                 // a writer or a waiter came: back off. Like any decrement, read the word
                 // afterwards: a waiter whose check saw our transient 1 has set WAITER by then
-                addShared(n, slot, -1);
+                addShared(n, at, -1);
                 if (n.word < 0) {
                     wakeAll(n);
                 }
             }
         } else if (kind == U) {
-            // other readers do not matter; another U or X, or a queue, does
-            if (n.word == 0 && n.casWord(0, U_BIT)) {
+            // other readers do not matter; another U or X, an IX, or a queue does
+            if (n.word == selfIX && n.casWord(selfIX, selfIX | U_BIT)) {
                 if (selfS != 0) {
                     addShared(n, slot, -selfS);
                 }
                 return GRANTED_NOW;
             }
-        } else {
-            long own = selfS + selfI;
-            long mine = selfU != 0 ? U_BIT : 0;
-            if (n.word == mine && shared(n) == own && n.casWord(mine, X_BIT)) {
-                if (shared(n) == own) {
+        } else if (kind == X) {
+            long mine = (selfU != 0 ? U_BIT : 0) | selfIX;
+            if (n.word == mine && shared(n, 0) == selfS && shared(n, 1) == selfI
+                    && n.casWord(mine, X_BIT | selfIX)) {
+                if (shared(n, 0) == selfS && shared(n, 1) == selfI) {
                     if (selfS != 0) {
                         addShared(n, slot, -selfS);
                     }
                     return GRANTED_NOW;
                 }
-                release(n, mine - X_BIT); // a reader came in between: back off
+                release(n, mine - (X_BIT | selfIX)); // a reader came in between: back off
+            }
+        } else { // IX: no other S, U or X; other IX and IS do not matter
+            long w = n.word;
+            if (ixFits(w, selfX, selfU)) {
+                long before = n.addWord(1);
+                if (ixFits(before, selfX, selfU) && shared(n, 0) == selfS) {
+                    return GRANTED_NOW;
+                }
+                release(n, -1); // a reader, a writer or a waiter came: back off
             }
         }
-        return lockSlow(o, n, slot, kind, selfS, selfX, selfI, selfU, converter, r, txn, timeout);
+        return lockSlow(o, n, slot, kind, selfS, selfX, selfI, selfU, selfIX, converter, r, txn,
+                timeout);
+    }
+
+    /** Whether S or IS may be taken on the fast path with this word. */
+    private static boolean sharedFits(long w, int kind, int selfX, int selfIX) {
+        return (w & (WAITER | LockWord.DEAD)) == 0 && ((w & X_BIT) == 0 || selfX != 0)
+                && (kind == IS || ixCount(w) == selfIX);
+    }
+
+    /** Whether IX may be taken on the fast path with this word (the S holders are checked after). */
+    private static boolean ixFits(long w, int selfX, int selfU) {
+        return (w & (WAITER | LockWord.DEAD)) == 0 && ((w & X_BIT) == 0 || selfX != 0)
+                && ((w & U_BIT) == 0 || selfU != 0);
     }
 
     /**
@@ -161,19 +195,34 @@ public final class FastLockManager extends LockManager {
      * new arrival, behind everybody).
      */
     private static boolean tryGrant(WaitQueue q, Waiter self, LockName n, int slot, int kind,
-            int selfS, int selfX, int selfI, int selfU, boolean converter) {
+            int selfS, int selfX, int selfI, int selfU, int selfIX, boolean converter) {
         if (!converter && q.conflictAhead(self, kind)) {
             return false;
         }
         long w = n.word;
-        if (kind == S || kind == I) {
-            if ((w & X_BIT) != 0 && selfX == 0) {
+        boolean otherX = (w & X_BIT) != 0 && selfX == 0;
+        boolean otherU = (w & U_BIT) != 0 && selfU == 0;
+        boolean otherIX = ixCount(w) != selfIX;
+        if (kind == S || kind == IS) {
+            if (otherX || (kind == S && otherIX)) {
                 return false;
             }
-            addShared(n, slot, 1);
+            addShared(n, kind == S ? slot : slot + 1, 1);
             return true;
         }
-        if ((w & X_BIT) != 0 || ((w & U_BIT) != 0 && selfU == 0)) {
+        if (kind == IX) {
+            if (otherX || otherU || shared(n, 0) != selfS) {
+                return false;
+            }
+            n.addWord(1);
+            if (shared(n, 0) != selfS) {
+                // a fast-path reader is backing off (it sees WAITER and will wake us)
+                n.addWord(-1);
+                return false;
+            }
+            return true;
+        }
+        if ((w & X_BIT) != 0 || otherU || otherIX) {
             return false;
         }
         if (kind == U) {
@@ -183,12 +232,11 @@ public final class FastLockManager extends LockManager {
             }
             return true;
         }
-        long own = selfS + selfI;
-        if (shared(n) != own) {
+        if (shared(n, 0) != selfS || shared(n, 1) != selfI) {
             return false;
         }
         n.orWord(X_BIT);
-        if (shared(n) != own) {
+        if (shared(n, 0) != selfS || shared(n, 1) != selfI) {
             // a fast-path reader is backing off (it sees WAITER and will wake us)
             n.addWord(-X_BIT);
             return false;
@@ -203,18 +251,20 @@ public final class FastLockManager extends LockManager {
     }
 
     private int lockSlow(Owner o, LockName n, int slot, int kind, int selfS, int selfX, int selfI,
-            int selfU, boolean converter, LockRequest r, boolean txn, long timeout) {
+            int selfU, int selfIX, boolean converter, LockRequest r, boolean txn, long timeout) {
         WaitQueue q = n.queue;
         Waiter w = o.waiter;
         synchronized (q) {
             n.setWaiterBit();
-            if (tryGrant(q, null, n, slot, kind, selfS, selfX, selfI, selfU, converter)) {
+            if ((n.word & LockWord.DEAD) != 0
+                    || tryGrant(q, null, n, slot, kind, selfS, selfX, selfI, selfU, selfIX, converter)) {
+                boolean dead = (n.word & LockWord.DEAD) != 0;
                 if (q.isEmpty()) {
                     n.clearWaiterBit();
                 }
-                return GRANTED_NOW;
+                return dead ? R_RETRY : GRANTED_NOW;
             }
-            w.set(n, kind, converter, selfS, selfX, selfI, selfU, r, txn);
+            w.set(n, kind, converter, selfS, selfX, selfI, selfU, selfIX, r, txn);
             q.enqueue(w);
             o.waitingOn = w;
             o.endWrite(); // publish holds + wait for the detector and snapshots
@@ -285,7 +335,8 @@ public final class FastLockManager extends LockManager {
                 LockSupport.parkNanos(this, park);
             }
             synchronized (q) {
-                if (tryGrant(q, w, n, slot, w.kind, w.selfS, w.selfX, w.selfI, w.selfU, w.converter)) {
+                if (tryGrant(q, w, n, slot, w.kind, w.selfS, w.selfX, w.selfI, w.selfU, w.selfIX,
+                        w.converter)) {
                     o.beginWrite();
                     o.waitingOn = null;
                     q.remove(w);
@@ -340,27 +391,46 @@ public final class FastLockManager extends LockManager {
         long word = n.word;
         boolean x = (word & X_BIT) != 0;
         boolean u = (word & U_BIT) != 0;
-        long shared = shared(n);
+        long ix = ixCount(word);
+        long sharedS = shared(n, 0), sharedI = shared(n, 1);
         for (Waiter e = q.head; e != null; e = e.next) {
             if (!e.converter && q.conflictAhead(e, e.kind)) {
                 continue;
             }
-            if (e.kind == S || e.kind == I) {
-                if (!x || e.selfX != 0) {
-                    shared++;
-                    LockSupport.unpark(e.thread);
-                }
-            } else if (e.kind == U) {
-                if (!x && (!u || e.selfU != 0)) {
-                    u = true;
-                    shared -= e.selfS;
-                    LockSupport.unpark(e.thread);
-                }
-            } else if (!x && (!u || e.selfU != 0) && shared == e.selfS + e.selfI) {
-                x = true;
-                u = false;
-                shared -= e.selfS;
-                LockSupport.unpark(e.thread);
+            boolean xOk = !x || e.selfX != 0, uOk = !u || e.selfU != 0, ixOk = ix == e.selfIX;
+            switch (e.kind) {
+                case S:
+                    if (xOk && ixOk) {
+                        sharedS++;
+                        LockSupport.unpark(e.thread);
+                    }
+                    break;
+                case IS:
+                    if (xOk) {
+                        sharedI++;
+                        LockSupport.unpark(e.thread);
+                    }
+                    break;
+                case IX:
+                    if (xOk && uOk && sharedS == e.selfS) {
+                        ix++;
+                        LockSupport.unpark(e.thread);
+                    }
+                    break;
+                case U:
+                    if (!x && uOk && ixOk) {
+                        u = true;
+                        sharedS -= e.selfS;
+                        LockSupport.unpark(e.thread);
+                    }
+                    break;
+                default: // X
+                    if (!x && uOk && ixOk && sharedS == e.selfS && sharedI == e.selfI) {
+                        x = true;
+                        u = false;
+                        sharedS -= e.selfS;
+                        LockSupport.unpark(e.thread);
+                    }
             }
         }
     }
@@ -382,45 +452,70 @@ public final class FastLockManager extends LockManager {
     }
 
     /*
-     * Moves the owner's contribution to a name from one state to another: shared count, X
-     * bit, U bit. What the new state adds is added before what the old one held is taken
-     * away (a downgrade X -> U or X -> S never leaves the name free in between), and a
-     * release that finds WAITER set wakes the waiters.
+     * Moves the owner's contribution to a name from one state to another: S count, IS count,
+     * IX count, X bit, U bit. What the new state adds is added before what the old one held
+     * is taken away (a downgrade X -> U or X -> S never leaves the name free in between), and
+     * a release that finds WAITER set wakes the waiters.
      */
-    private static void unlock(Owner o, LockName n, int fromShared, boolean fromX, boolean fromU,
-            int toShared, boolean toX, boolean toU) {
-        int d = toShared - fromShared;
-        if (d > 0) {
-            addShared(n, slot(o), d);
+    @Override
+    void unlockNode(Owner o, LockName n, int fromMode, boolean fromIntent, boolean fromIx,
+            int toMode, boolean toIntent, boolean toIx) {
+        int slot = slot(o);
+        int dS = (toMode == S ? 1 : 0) - (fromMode == S ? 1 : 0);
+        int dI = (toIntent ? 1 : 0) - (fromIntent ? 1 : 0);
+        int dIX = (toIx ? 1 : 0) - (fromIx ? 1 : 0);
+        if (dS > 0) {
+            addShared(n, slot, dS);
         }
-        if (toU && !fromU) {
+        if (dI > 0) {
+            addShared(n, slot + 1, dI);
+        }
+        if (dIX > 0) {
+            n.addWord(dIX);
+        }
+        if (toMode == U && fromMode != U) {
             n.addWord(U_BIT);
         }
-        if (fromX && !toX) {
+        if (fromMode == X && toMode != X) {
             release(n, -X_BIT);
         }
-        if (fromU && !toU) {
+        if (fromMode == U && toMode != U) {
             release(n, -U_BIT);
         }
-        if (d < 0) {
-            addShared(n, slot(o), d);
+        if (dIX < 0) {
+            release(n, dIX);
+        }
+        if (dS < 0 || dI < 0) {
+            if (dS < 0) {
+                addShared(n, slot, dS);
+            }
+            if (dI < 0) {
+                addShared(n, slot + 1, dI);
+            }
             if (n.word < 0) {
                 wakeAll(n);
             }
         }
     }
 
+    /*
+     * The sweeper's side of a Dekker pair, like X's: it sets DEAD in a word of 0, then sums
+     * the stripes; a fast-path S adds to its stripe, then reads the word. One of them sees
+     * the other: the S backs off and looks the name up again, or the sweeper puts the word
+     * back. U and X requests CAS the word from an exact value, which DEAD never is, and the
+     * slow path checks DEAD under the monitor, which the sweeper's word of 0 (no WAITER)
+     * shows nobody else holds.
+     */
     @Override
-    void unlockTable(Owner o, TableLock t, int fromMode, boolean fromIntent, int toMode,
-            boolean toIntent) {
-        unlock(o, t, (fromMode == S ? 1 : 0) + (fromIntent ? 1 : 0), fromMode == X, fromMode == U,
-                (toMode == S ? 1 : 0) + (toIntent ? 1 : 0), toMode == X, toMode == U);
-    }
-
-    @Override
-    void unlockAttr(Owner o, AttributeLock a, int fromMode, int toMode) {
-        unlock(o, a, fromMode == S ? 1 : 0, fromMode == X, fromMode == U, toMode == S ? 1 : 0,
-                toMode == X, toMode == U);
+    boolean tryKill(KeyLock k) {
+        if (k.word != 0 || shared(k, 0) != 0 || shared(k, 1) != 0 || !k.casWord(0, LockWord.DEAD)) {
+            return false;
+        }
+        if (shared(k, 0) != 0 || shared(k, 1) != 0) {
+            release(k, -LockWord.DEAD);
+            return false;
+        }
+        return true;
     }
 
     @Override

@@ -1,20 +1,25 @@
 package org.hsqldb.a2l.lockmgr;
 
 /*
- * One owner's state on one name: its mode (NONE, S or X), whether it holds the name for
- * the transaction, and for a table whether it holds the table's intention (at least one
- * attribute lock of the table) and how many attribute holds it has under it. Owned and
- * written by the owner's thread only; other threads read it under the owner's seqlock.
- * Pooled per owner, so steady-state acquire/release allocates nothing.
+ * One owner's state on one name: its mode (NONE, S, U or X), whether it holds the name for
+ * the transaction, its intentions on the name (IS: some hold under it; IX: a U or X hold
+ * under it, or for a table an explicit IX), and how many of its non-empty holds are under
+ * it (all of them, and the keyed ones, which escalation counts). Owned and written by the
+ * owner's thread only; other threads read it under the owner's seqlock. Pooled per owner,
+ * so steady-state acquire/release allocates nothing.
  */
 final class Hold {
     LockName name;
-    /** For an attribute hold: the owner's hold on the attribute's table. */
+    /** The owner's hold on the name's parent (null for a table). */
     Hold parent;
     int mode;
     boolean txn;
+    /** IS: the owner holds something under the name (for a table, the "intention" I). */
     boolean intent;
-    int attrHolds;
+    /** IX: for an attribute, a U or X cell under it; for a table, an IX request or a U/X row key. */
+    boolean ix;
+    int childHolds;
+    int keyHolds;
     int denseIndex;
 
     // state before the current acquire call, for undo when the call fails
@@ -23,15 +28,17 @@ final class Hold {
     int pMode;
     boolean pTxn;
     boolean pIntent;
-    int pAttrHolds;
+    boolean pIx;
+    int pChildHolds;
+    int pKeyHolds;
 
     Hold nextFree;
 
-    boolean isTable() {
-        return name instanceof TableLock;
+    int level() {
+        return name.level();
     }
 
     boolean isEmpty() {
-        return mode == LockManager.NONE && !intent && attrHolds == 0;
+        return mode == LockManager.NONE && !intent && !ix && childHolds == 0;
     }
 }

@@ -21,26 +21,29 @@ import java.util.List;
  * <li>{@code upgradeDeadlocks}: of those, the ones whose refused request was a conversion</li>
  * <li>{@code timeouts}, {@code cancels}, {@code interrupts}: calls ended with TIMEOUT,
  *     CANCELLED, INTERRUPTED</li>
+ * <li>{@code escalations}: keyed requests (cells, row keys) that took the lock on their
+ *     parent instead, because the owner already held
+ *     {@link LockManager#escalationThreshold()} keyed names under it</li>
  * </ul>
  */
 public final class LockCounters {
 
     static final int REQUESTS = 0, IMMEDIATE = 1, WAITS = 2, WAIT_NANOS = 3, UPGRADES = 4,
             UPGRADE_WAITS = 5, DEADLOCKS = 6, UPGRADE_DEADLOCKS = 7, TIMEOUTS = 8, CANCELS = 9,
-            INTERRUPTS = 10, COUNT = 11;
+            INTERRUPTS = 10, ESCALATIONS = 11, COUNT = 12;
 
     /** The counters' names, in the order of {@link #values()}, for display (e.g. a system table). */
     public static final List<String> NAMES = List.of("REQUESTS", "IMMEDIATE", "WAITS", "WAIT_NANOS",
             "UPGRADES", "UPGRADE_WAITS", "DEADLOCKS", "UPGRADE_DEADLOCKS", "TIMEOUTS", "CANCELS",
-            "INTERRUPTS");
+            "INTERRUPTS", "ESCALATIONS");
 
     private final long[] c;
 
     public LockCounters(long requests, long immediate, long waits, long waitNanos, long upgrades,
             long upgradeWaits, long deadlocks, long upgradeDeadlocks, long timeouts, long cancels,
-            long interrupts) {
+            long interrupts, long escalations) {
         this(new long[] {requests, immediate, waits, waitNanos, upgrades, upgradeWaits, deadlocks,
-            upgradeDeadlocks, timeouts, cancels, interrupts});
+            upgradeDeadlocks, timeouts, cancels, interrupts, escalations});
     }
 
     private LockCounters(long[] c) {
@@ -93,6 +96,10 @@ public final class LockCounters {
 
     public long interrupts() {
         return c[INTERRUPTS];
+    }
+
+    public long escalations() {
+        return c[ESCALATIONS];
     }
 
     /** The values in the order of {@link #NAMES}. */

@@ -10,18 +10,25 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 
 /**
- * The A2L lock manager: locks on tables {@code T} and attributes {@code T.c} in modes S,
- * U and X, held by {@link Owner}s (engine sessions) until the end of the statement or of
- * the transaction.
+ * The A2L lock manager: locks on tables {@code T}, attributes {@code T.c}, row keys
+ * {@code T[k]} and cells {@code T.c[k]} in modes S, U and X (and IX on a table), held by
+ * {@link Owner}s (engine sessions) until the end of the statement or of the transaction.
  *
  * <h2>Compatibility</h2>
- * Locks of the same owner never conflict with each other. Between two owners:
+ * Locks of the same owner never conflict with each other. A lock implies intentions on
+ * the names above it (IS above S, IX above a U or X row key or cell, IS on the table above
+ * an attribute), and between two owners on one name IS conflicts only with X; IX with S,
+ * U and X; S with IX and X; U with U, IX and X; X with everything. Hence:
  * <ul>
  * <li>two locks on the same name conflict when one of them is X, or both are U (U, the
  * update mode, is compatible with S);</li>
- * <li>X(T) conflicts with every lock on T and on any attribute of T;</li>
- * <li>S(T) is compatible with S(T.c) and X(T.c); S(T.c) conflicts only with X(T.c) and X(T).</li>
+ * <li>X(T) conflicts with every lock on T and on anything under T;</li>
+ * <li>S(T) is compatible with S(T.c) and X(T.c); S(T.c) conflicts only with X(T.c) and X(T);</li>
+ * <li>a cell conflicts with the same cell, and with S, U or X on its whole column as the
+ * modes say; an insert or delete (X(T[k]), with IX(T)) conflicts with S, U and X on T and
+ * with the same key, not with other inserters.</li>
  * </ul>
+ * The lockmgr README gives the tables and the reasons.
  *
  * <h2>Use</h2>
  * <pre>{@code
@@ -56,12 +63,14 @@ import java.util.function.Predicate;
  */
 public abstract class LockManager {
 
-    // modes of a hold / kinds of a request, weakest first (I: a table's intention, taken by
-    // attribute locks; compatible with S, U and I, it conflicts only with X)
-    static final int NONE = 0, S = 1, U = 2, X = 3, I = 4;
-    // outcomes of the primitives
+    // modes of a hold (NONE, S, U, X, weakest first) and kinds of a request (those and the
+    // intentions: IS, taken above any lock, conflicts only with X; IX, taken above a U or X
+    // cell or row key and asked for as a table's structural mode, conflicts with S, U, X)
+    static final int NONE = 0, S = 1, U = 2, X = 3, IS = 4, IX = 5;
+    // outcomes of the primitives (R_RETRY: the keyed name was swept; look it up again)
     static final int GRANTED_NOW = 0, GRANTED_WAITED = 1, R_DEADLOCK = 2, R_TIMEOUT = 3,
-            R_CANCELLED = 4, R_INTERRUPTED = 5;
+            R_CANCELLED = 4, R_INTERRUPTED = 5, R_RETRY = 6;
+    static final int DEFAULT_KEY_SWEEP_SIZE = 4096, DEFAULT_ESCALATION_THRESHOLD = 64;
 
     private final ConcurrentHashMap<Object, TableLock> tables = new ConcurrentHashMap<>();
     private final AtomicInteger nameIds = new AtomicInteger();
@@ -72,6 +81,8 @@ public abstract class LockManager {
     private final long[] retired = new long[LockCounters.COUNT];
     private final long[] baseline = new long[LockCounters.COUNT];
     private volatile long defaultTimeoutNanos;
+    private volatile int escalationThreshold = DEFAULT_ESCALATION_THRESHOLD;
+    private volatile int keySweepSize = DEFAULT_KEY_SWEEP_SIZE;
 
     LockManager() {
     }
@@ -215,106 +226,110 @@ public abstract class LockManager {
             throw new NullPointerException("duration");
         }
         final long timeout = timeoutNanos > 0 ? timeoutNanos : defaultTimeoutNanos;
-        int processed = 0, immediate = 0, waited = 0, upgrades = 0, upgradeWaits = 0;
+        int processed = 0, immediate = 0, waited = 0, upgrades = 0, upgradeWaits = 0,
+                escalations = 0;
         int status = GRANTED_NOW;
         LockRequest failed = null;
         boolean failedUpgrade = false;
         boolean writing = false;
         beginCall();
         try {
+            requests:
             for (LockRequest r : set) {
                 LockName name = r.name();
                 if (name.manager != this) {
                     throw new IllegalArgumentException(name + " belongs to another lock manager");
                 }
                 processed++;
-                int mode = r.mode().code();
-                Hold h = o.find(name);
-                if (h != null && h.mode >= mode && (h.txn || !txn)) {
-                    immediate++;
-                    continue;
-                }
-                if (!writing) {
-                    writing = true;
-                    o.beginWrite();
-                    if (++o.callStamp == 0) {
-                        o.callStamp = 1;
+                final int mode = r.mode().code();
+                Object key = r.key();
+                boolean escalated = false;
+                if (key != null) {
+                    Hold ph = o.find(name);
+                    if (coveredAbove(o, ph, name, mode, txn)) {
+                        immediate++;
+                        continue;
                     }
-                    o.journalSize = 0;
-                    if (o.size == 0) {
-                        o.txnStartNanos = System.nanoTime(); // a transaction's first lock
+                    if (ph != null && ph.keyHolds >= escalationThreshold) {
+                        key = null; // enough keys under the parent: lock the parent itself
+                        escalated = true;
                     }
                 }
-                if (h != null && h.mode >= mode) {
-                    o.journal(h, false);
-                    h.txn = true; // a STATEMENT lock asked for the TRANSACTION
-                    immediate++;
-                    continue;
-                }
-                boolean didWait = false;
-                int st;
-                if (name instanceof TableLock) {
+                for (;;) {
+                    LockName target = key == null ? name : child(name, key);
+                    Hold h = o.find(target);
+                    if (h != null && covers(h, mode) && (h.txn || !txn || mode == IX)) {
+                        immediate++; // (IX is held for the transaction; txn is the mode's duration)
+                        continue requests;
+                    }
+                    if (!writing) {
+                        writing = true;
+                        o.beginWrite();
+                        if (++o.callStamp == 0) {
+                            o.callStamp = 1;
+                        }
+                        o.journalSize = 0;
+                        if (o.size == 0) {
+                            o.txnStartNanos = System.nanoTime(); // a transaction's first lock
+                        }
+                    }
+                    if (h != null && covers(h, mode)) {
+                        journalWithAncestors(o, h);
+                        h.txn = true; // a STATEMENT lock asked for the TRANSACTION
+                        immediate++;
+                        continue requests;
+                    }
                     if (h == null) {
-                        h = o.add(name, null);
-                        o.journal(h, true);
+                        h = addHold(o, target);
                     } else {
-                        o.journal(h, false);
+                        journalWithAncestors(o, h);
                     }
-                    st = lockTable(o, h, (TableLock) name, mode, r, txn, timeout);
-                } else {
-                    AttributeLock a = (AttributeLock) name;
-                    Hold th = h != null ? h.parent : o.find(a.table());
-                    if (th == null) {
-                        th = o.add(a.table(), null);
-                        o.journal(th, true);
-                    } else {
-                        o.journal(th, false);
-                    }
-                    st = GRANTED_NOW;
-                    if (!th.intent) {
-                        st = lockTable(o, th, a.table(), I, r, txn, timeout);
-                        if (st <= GRANTED_WAITED) {
-                            th.intent = true;
-                        }
-                    }
+                    boolean upgrade = mode != IX && h.mode != NONE; // held weaker: a conversion
+                    int st = intend(o, h.parent, target instanceof KeyLock && mode != S ? IX : IS,
+                            r, txn, timeout);
                     if (st <= GRANTED_WAITED) {
-                        didWait = st == GRANTED_WAITED;
-                        if (h == null) {
-                            h = o.add(a, th);
-                            o.journal(h, true);
-                            th.attrHolds++;
-                        } else {
-                            o.journal(h, false);
+                        int own = lockNode(o, h, mode, r, txn, timeout);
+                        st = own > GRANTED_WAITED ? own : Math.max(st, own);
+                    }
+                    if (st == R_RETRY) {
+                        // the keyed name was swept before it was locked (it was new to this
+                        // owner, as a held name is never swept): forget it, look it up again
+                        h.parent.childHolds--;
+                        h.parent.keyHolds--;
+                        o.dropNewest(h);
+                        continue;
+                    }
+                    if (st == GRANTED_WAITED || st > GRANTED_WAITED) {
+                        waited++;
+                        if (upgrade) {
+                            upgradeWaits++;
                         }
-                        st = lockAttr(o, h, a, mode, r, txn, timeout);
+                    } else {
+                        immediate++;
                     }
-                }
-                if (st == GRANTED_WAITED || st > GRANTED_WAITED) {
-                    didWait = true;
-                }
-                boolean upgrade = h != null && h.mode != NONE; // held weaker: a conversion
-                if (didWait) {
-                    waited++;
+                    if (st > GRANTED_WAITED) {
+                        status = st;
+                        failed = r;
+                        failedUpgrade = upgrade;
+                        break requests;
+                    }
                     if (upgrade) {
-                        upgradeWaits++;
+                        upgrades++;
                     }
-                } else {
-                    immediate++;
-                }
-                if (st > GRANTED_WAITED) {
-                    status = st;
-                    failed = r;
-                    failedUpgrade = upgrade;
-                    break;
-                }
-                if (upgrade) {
-                    upgrades++;
-                }
-                boolean wasTxn = h.mode != NONE && h.txn;
-                h.mode = mode;
-                h.txn = mode >= U || txn || wasTxn;
-                if (!h.txn) {
-                    o.mayHoldStatementLocks = true;
+                    if (escalated) {
+                        escalations++;
+                    }
+                    if (mode == IX) {
+                        h.ix = true;
+                    } else {
+                        boolean wasTxn = h.mode != NONE && h.txn;
+                        h.mode = mode;
+                        h.txn = mode >= U || txn || wasTxn;
+                        if (!h.txn) {
+                            o.mayHoldStatementLocks = true;
+                        }
+                    }
+                    continue requests;
                 }
             }
             if (status > GRANTED_WAITED) {
@@ -342,6 +357,9 @@ public abstract class LockManager {
         if (upgradeWaits != 0) {
             o.count(LockCounters.UPGRADE_WAITS, upgradeWaits);
         }
+        if (escalations != 0) {
+            o.count(LockCounters.ESCALATIONS, escalations);
+        }
         if (status <= GRANTED_WAITED) {
             return LockResult.GRANTED;
         }
@@ -367,22 +385,95 @@ public abstract class LockManager {
         }
     }
 
-    /** Puts back every hold the failed call changed (attributes before their tables). */
+    /** Whether a hold covers a request of {@code mode} on its name: S < U < X; IX only by IX or X. */
+    private static boolean covers(Hold h, int mode) {
+        return mode == IX ? h.ix || h.mode == X : h.mode >= mode;
+    }
+
+    /**
+     * Whether a keyed request (a row key or a cell of {@code parent}) is covered by what the
+     * owner holds above it: the parent in the same or a stronger mode, for long enough, or X
+     * on the table.
+     */
+    private static boolean coveredAbove(Owner o, Hold ph, LockName parent, int mode, boolean txn) {
+        if (ph != null && ph.mode >= mode && (ph.txn || !txn)) {
+            return true;
+        }
+        if (parent instanceof TableLock) {
+            return false;
+        }
+        Hold th = ph != null ? ph.parent : o.find(parent.table());
+        return th != null && th.mode == X;
+    }
+
+    /** A new, empty hold on {@code n}, with holds on its ancestors (counted as their children); all journaled. */
+    private static Hold addHold(Owner o, LockName n) {
+        LockName pn = n.parent();
+        Hold p = null;
+        if (pn != null) {
+            p = o.find(pn);
+            if (p == null) {
+                p = addHold(o, pn);
+            } else {
+                journalWithAncestors(o, p);
+            }
+            p.childHolds++;
+            if (n instanceof KeyLock) {
+                p.keyHolds++;
+            }
+        }
+        Hold h = o.add(n, p);
+        o.journal(h, true);
+        return h;
+    }
+
+    /** Journals a hold after its ancestors, so that undo (in reverse) restores children first. */
+    private static void journalWithAncestors(Owner o, Hold h) {
+        if (h.parent != null) {
+            journalWithAncestors(o, h.parent);
+        }
+        o.journal(h, false);
+    }
+
+    /**
+     * Takes intention {@code kind} (IS or IX) on the name of hold {@code p} and, above it,
+     * IS on its ancestors: what a lock on a name under {@code p} needs. Nothing to do for a
+     * table's own locks ({@code p} null) or an intention already held (IX covers IS).
+     */
+    private int intend(Owner o, Hold p, int kind, LockRequest r, boolean txn, long timeout) {
+        if (p == null || p.ix || (kind == IS && p.intent)) {
+            return GRANTED_NOW;
+        }
+        int st = intend(o, p.parent, IS, r, txn, timeout);
+        if (st > GRANTED_WAITED) {
+            return st;
+        }
+        int own = lockNode(o, p, kind, r, txn, timeout);
+        if (own > GRANTED_WAITED) {
+            return own;
+        }
+        if (kind == IS) {
+            p.intent = true;
+        } else {
+            p.ix = true;
+        }
+        return Math.max(st, own);
+    }
+
+    /** Puts back every hold the failed call changed (children before their parents). */
     private void undo(Owner o) {
         Hold[] j = o.journal;
         for (int i = o.journalSize - 1; i >= 0; i--) {
             Hold h = j[i];
-            if (h.isTable()) {
-                if (h.mode != h.pMode || h.intent != h.pIntent) {
-                    unlockTable(o, (TableLock) h.name, h.mode, h.intent, h.pMode, h.pIntent);
-                }
-            } else if (h.mode != h.pMode) {
-                unlockAttr(o, (AttributeLock) h.name, h.mode, h.pMode);
+            if (h.mode != h.pMode || h.intent != h.pIntent || h.ix != h.pIx) {
+                unlockNode(o, h.name, h.mode, h.intent, h.ix, h.pMode, h.pIntent, h.pIx);
             }
             h.mode = h.pMode;
             h.txn = h.pTxn;
             h.intent = h.pIntent;
-            h.attrHolds = h.pAttrHolds;
+            h.ix = h.pIx;
+            h.childHolds = h.pChildHolds;
+            h.keyHolds = h.pKeyHolds;
         }
         for (int i = o.journalSize - 1; i >= 0; i--) {
             if (j[i].pNew) {
@@ -391,6 +482,88 @@ public abstract class LockManager {
             j[i] = null;
         }
         o.journalSize = 0;
+    }
+
+    // ---- keyed names -------------------------------------------------------------------
+
+    /**
+     * The live keyed name {@code key} under {@code parent}, made if needed. A name found
+     * swept is taken out of the table and looked up again. A table that grows past its
+     * sweep size is swept first: every keyed name nobody holds or awaits is forgotten.
+     */
+    final KeyLock child(LockName parent, Object key) {
+        LockName.Keys keys = parent.keys();
+        for (;;) {
+            KeyLock k = keys.map.get(key);
+            if (k == null) {
+                KeyLock made = new KeyLock(parent, key);
+                k = keys.map.putIfAbsent(key, made);
+                if (k == null) {
+                    if (keys.map.size() > Math.max(keySweepSize, 2 * keys.leftBySweep)) {
+                        sweep(keys);
+                    }
+                    return made; // a sweep may have taken it already: lockNode says RETRY then
+                }
+            }
+            if ((k.word & LockWord.DEAD) == 0) {
+                return k;
+            }
+            keys.map.remove(key, k);
+        }
+    }
+
+    private void sweep(LockName.Keys keys) {
+        if (!keys.sweeping.compareAndSet(false, true)) {
+            return; // another owner sweeps this table
+        }
+        try {
+            for (KeyLock k : keys.map.values()) {
+                if (tryKill(k)) {
+                    keys.map.remove(k.key(), k);
+                }
+            }
+            keys.leftBySweep = keys.map.size();
+        } finally {
+            keys.sweeping.set(false);
+        }
+    }
+
+    /**
+     * The number of keyed names under one parent (the cells of an attribute, the row keys of a
+     * table) past which making another sweeps away those nobody holds or awaits. At least
+     * twice the number left by the last sweep, so that sweeping costs O(1) per name made.
+     */
+    public final void setKeyTableSweepSize(int size) {
+        if (size < 1) {
+            throw new IllegalArgumentException("sweep size " + size);
+        }
+        keySweepSize = size;
+    }
+
+    public final int keyTableSweepSize() {
+        return keySweepSize;
+    }
+
+    /**
+     * How many keyed names (cells of one attribute, row keys of one table) an owner takes
+     * under one parent before a further keyed request takes the parent itself in its mode
+     * (lock escalation; counted in {@link LockCounters#escalations()}). Keeps an owner's lock
+     * memory bounded; default 64.
+     */
+    public final void setEscalationThreshold(int keys) {
+        if (keys < 1) {
+            throw new IllegalArgumentException("escalation threshold " + keys);
+        }
+        escalationThreshold = keys;
+    }
+
+    public final int escalationThreshold() {
+        return escalationThreshold;
+    }
+
+    /** How many keyed names under {@code parent} the manager keeps now (held, awaited, or not yet swept). */
+    public final int keyCount(LockName parent) {
+        return parent.keyCount();
     }
 
     // ---- release ---------------------------------------------------------------------
@@ -410,8 +583,9 @@ public abstract class LockManager {
 
     /**
      * Releases every S lock the owner holds and did not upgrade to U or X, whatever its
-     * duration (RbW-RL's early release of read locks); U and X locks stay. An owner holding
-     * U(T.c) or X(T.c) keeps T's intention, so X(T) stays excluded for others.
+     * duration (RbW-RL's early release of read locks); U, X and IX locks stay. An owner
+     * holding U(T.c) or X(T.c), or a U or X cell, keeps the intentions above it, so X(T) and
+     * S(T.c) stay excluded for others.
      */
     public final void releaseShared(Owner o) {
         releaseShared(o, null);
@@ -432,6 +606,11 @@ public abstract class LockManager {
         release(o, statementOnly, null);
     }
 
+    /*
+     * Releases S holds, deepest level first (cells, then attributes and row keys, then
+     * tables), so that a name's IS intention goes when the last hold under it has gone. IX
+     * stays: it is under U or X holds, or asked for the transaction.
+     */
     private void release(Owner o, boolean statementOnly, Predicate<LockName> keep) {
         if (o.size == 0) {
             return;
@@ -442,29 +621,28 @@ public abstract class LockManager {
             Hold[] d = o.dense;
             int n = o.size;
             boolean changed = false;
-            for (int i = 0; i < n; i++) {
-                Hold h = d[i];
-                if (!h.isTable() && h.mode == S && !(statementOnly && h.txn)
-                        && (keep == null || !keep.test(h.name))) {
-                    unlockAttr(o, (AttributeLock) h.name, S, NONE);
-                    h.mode = NONE;
-                    h.parent.attrHolds--;
-                    changed = true;
-                }
-            }
-            for (int i = 0; i < n; i++) {
-                Hold h = d[i];
-                if (h.isTable()) {
+            for (int level = 2; level >= 0; level--) {
+                for (int i = 0; i < n; i++) {
+                    Hold h = d[i];
+                    if (h.level() != level || h.isEmpty()) {
+                        continue;
+                    }
                     int mode = h.mode == S && !(statementOnly && h.txn)
                             && (keep == null || !keep.test(h.name)) ? NONE : h.mode;
-                    boolean intent = h.attrHolds > 0;
+                    boolean intent = h.intent && h.childHolds > 0;
                     if (mode != h.mode || intent != h.intent) {
-                        unlockTable(o, (TableLock) h.name, h.mode, h.intent, mode, intent);
+                        unlockNode(o, h.name, h.mode, h.intent, h.ix, mode, intent, h.ix);
                         if (mode == NONE) {
                             h.txn = false;
                         }
                         h.mode = mode;
                         h.intent = intent;
+                        if (h.isEmpty() && h.parent != null) {
+                            h.parent.childHolds--;
+                            if (h.name instanceof KeyLock) {
+                                h.parent.keyHolds--;
+                            }
+                        }
                         changed = true;
                     }
                 }
@@ -490,16 +668,12 @@ public abstract class LockManager {
         try {
             Hold[] d = o.dense;
             int n = o.size;
-            for (int i = 0; i < n; i++) {
-                Hold h = d[i];
-                if (!h.isTable() && h.mode != NONE) {
-                    unlockAttr(o, (AttributeLock) h.name, h.mode, NONE);
-                }
-            }
-            for (int i = 0; i < n; i++) {
-                Hold h = d[i];
-                if (h.isTable() && (h.mode != NONE || h.intent)) {
-                    unlockTable(o, (TableLock) h.name, h.mode, h.intent, NONE, false);
+            for (int level = 2; level >= 0; level--) {
+                for (int i = 0; i < n; i++) {
+                    Hold h = d[i];
+                    if (h.level() == level && (h.mode != NONE || h.intent || h.ix)) {
+                        unlockNode(o, h.name, h.mode, h.intent, h.ix, NONE, false, false);
+                    }
                 }
             }
             o.clear();
@@ -510,13 +684,25 @@ public abstract class LockManager {
     }
 
     /**
-     * The mode in which the owner holds {@code name}, or null. For the owner's own thread
-     * (e.g. assertions in the engine); other threads should use {@link #snapshot()}.
+     * The mode in which the owner holds {@code name}, or null: S, U or X, or IX for a table
+     * the owner holds in IX only. For the owner's own thread (e.g. assertions in the engine);
+     * other threads should use {@link #snapshot()}. A keyed name stands for its parent and key.
      */
     public final LockMode held(Owner o, LockName name) {
+        if (name instanceof KeyLock) {
+            KeyLock k = (KeyLock) name;
+            LockName.Keys keys = k.parent().keys();
+            name = keys.map.get(k.key());
+            if (name == null) {
+                return null;
+            }
+        }
         Hold h = o.find(name);
-        if (h == null || h.mode == NONE) {
+        if (h == null) {
             return null;
+        }
+        if (h.mode == NONE) {
+            return h.ix && name instanceof TableLock ? LockMode.IX : null;
         }
         return LockMode.of(h.mode);
     }
@@ -554,8 +740,10 @@ public abstract class LockManager {
     /**
      * Every lock held or waited for, per owner. Each owner's part is read consistently
      * through its seqlock, without blocking it; owners are read one after the other, so
-     * the whole is not one instant. Intention locks (an owner's internal mark on a table
-     * whose attributes it locks) are not listed.
+     * the whole is not one instant. Intention locks (an owner's internal marks above the
+     * names it locks) are not listed, except a table's IX (an owner that inserts or deletes
+     * rows). A request waits under its own name, whichever name above it it waits for; a
+     * cell or row key shows as its keyed name.
      */
     public final List<LockInfo> snapshot() {
         List<LockInfo> out = new ArrayList<>();
@@ -594,13 +782,19 @@ public abstract class LockManager {
                                 LockInfo.State.HELD,
                                 txn ? LockDuration.TRANSACTION : LockDuration.STATEMENT));
                     }
+                    if (name instanceof TableLock && h.ix && mode != X) {
+                        tmp.add(new LockInfo(o.id, o.label, name, LockMode.IX, LockInfo.State.HELD,
+                                LockDuration.TRANSACTION));
+                    }
                 }
                 Waiter w = o.waitingOn;
                 if (w != null) {
                     LockRequest r = w.request;
                     boolean txn = w.txn;
                     if (r != null) {
-                        tmp.add(new LockInfo(o.id, o.label, r.name(), r.mode(), LockInfo.State.WAITING,
+                        LockName shown = r.key() == null ? r.name() : r.name().keyed(r.key());
+                        tmp.add(new LockInfo(o.id, o.label, shown != null ? shown : r.name(),
+                                r.mode(), LockInfo.State.WAITING,
                                 txn || r.mode() != LockMode.S ? LockDuration.TRANSACTION
                                         : LockDuration.STATEMENT));
                     }
@@ -779,7 +973,6 @@ public abstract class LockManager {
             return a.succ;
         }
         List<Object[]> succ = new ArrayList<>();
-        boolean table = a.name instanceof TableLock;
         for (View b : views.values()) {
             if (b == a || b.invalid) {
                 continue;
@@ -788,15 +981,17 @@ public abstract class LockManager {
             try {
                 Hold hb = b.owner.findRacy(a.name);
                 int mode = NONE;
-                boolean intent = false;
+                boolean intent = false, ix = false;
                 if (hb != null) {
                     mode = hb.mode;
                     intent = hb.intent;
+                    ix = hb.ix;
                 }
-                if (conflicts(a.kind, mode, table && intent)) {
-                    blockerLock = mode != NONE
-                            ? new LockRequest(a.name, LockMode.of(mode))
-                            : attributeHeldUnder(b.owner, (TableLock) a.name);
+                if (conflicts(a.kind, mode, intent, ix)) {
+                    blockerLock = mode != NONE ? new LockRequest(a.name, LockMode.of(mode))
+                            : ix && a.name instanceof TableLock
+                                    ? new LockRequest(a.name, LockMode.IX)
+                                    : heldUnder(b.owner, a.name);
                 }
             } catch (RuntimeException racy) {
                 blockerLock = null;
@@ -827,41 +1022,60 @@ public abstract class LockManager {
         return succ;
     }
 
-    private static LockRequest attributeHeldUnder(Owner b, TableLock t) {
+    /** A lock the owner holds under {@code n} (what its intention on n stands for), for display. */
+    private static LockRequest heldUnder(Owner b, LockName n) {
         Hold[] d = b.dense;
-        int n = Math.min(b.size, d.length);
-        for (int i = 0; i < n; i++) {
+        int size = Math.min(b.size, d.length);
+        for (int i = 0; i < size; i++) {
             Hold h = d[i];
             if (h != null) {
                 LockName name = h.name;
                 int mode = h.mode;
-                if (name instanceof AttributeLock && name.table() == t && mode != NONE) {
+                if (name != null && name.parent() == n && mode != NONE) {
                     return new LockRequest(name, LockMode.of(mode));
                 }
             }
         }
-        return new LockRequest(t, LockMode.S); // intention taken, attribute still awaited
+        return new LockRequest(n, LockMode.S); // intention taken, the lock under it still awaited
     }
 
     /**
-     * Whether a request of {@code kind} conflicts with another owner's hold of {@code held}
-     * on the same name ({@code intent}: that owner holds the table's intention): X conflicts
-     * with any hold and with an intention; U with U and X; S and I with X only.
+     * Whether a request of {@code kind} conflicts with another owner's hold on the same name:
+     * its mode {@code held}, and its intentions IS ({@code intent}) and IX ({@code ix}). X
+     * conflicts with anything; U with U, X and IX; S with X and IX; IS with X only; IX with
+     * S, U and X.
      */
-    static boolean conflicts(int kind, int held, boolean intent) {
+    static boolean conflicts(int kind, int held, boolean intent, boolean ix) {
         switch (kind) {
             case X:
-                return held != NONE || intent;
+                return held != NONE || intent || ix;
             case U:
-                return held == U || held == X;
-            default:
+                return held == U || held == X || ix;
+            case S:
+                return held == X || ix;
+            case IS:
                 return held == X;
+            default: // IX
+                return held != NONE;
         }
     }
 
-    /** Whether two requests of these kinds, on the same name, conflict (queue order). */
+    /**
+     * Whether two requests of these kinds, on the same name, conflict (queue order): the same
+     * table as {@link #conflicts}, symmetric. Compatible pairs: S-S, S-U, S-IS, U-IS, IS-IS,
+     * IS-IX, IX-IX.
+     */
     static boolean kindsConflict(int a, int b) {
-        return a == X || b == X || (a == U && b == U);
+        if (a == X || b == X) {
+            return true;
+        }
+        if (a == IS || b == IS) {
+            return false;
+        }
+        if (a == IX || b == IX) {
+            return a != b;
+        }
+        return a == U && b == U;
     }
 
     // ---- implementation primitives ---------------------------------------------------------
@@ -874,21 +1088,25 @@ public abstract class LockManager {
     }
 
     /**
-     * Takes kind S, U, X or I on table {@code t} for {@code o}, whose hold {@code h} on t
-     * is in its state before the request. Waits if needed.
+     * Takes kind S, U, X, IS or IX on {@code h.name} for {@code o}, whose hold {@code h} is
+     * in its state before the request (the owner already holds the intentions above it).
+     * Waits if needed. R_RETRY if the name is a keyed name that was swept.
      */
-    abstract int lockTable(Owner o, Hold h, TableLock t, int kind, LockRequest r, boolean txn,
-            long timeoutNanos);
+    abstract int lockNode(Owner o, Hold h, int kind, LockRequest r, boolean txn, long timeoutNanos);
 
-    /** Takes S, U or X on attribute {@code a}; the owner already holds a's table intention. */
-    abstract int lockAttr(Owner o, Hold h, AttributeLock a, int kind, LockRequest r, boolean txn,
-            long timeoutNanos);
+    /**
+     * Moves the owner's hold on {@code n} from one state (mode, IS, IX) to a weaker one, and
+     * wakes the waiters that may now proceed.
+     */
+    abstract void unlockNode(Owner o, LockName n, int fromMode, boolean fromIntent, boolean fromIx,
+            int toMode, boolean toIntent, boolean toIx);
 
-    /** Weakens the owner's hold on {@code t} (mode and intention) and wakes waiters. */
-    abstract void unlockTable(Owner o, TableLock t, int fromMode, boolean fromIntent, int toMode,
-            boolean toIntent);
-
-    abstract void unlockAttr(Owner o, AttributeLock a, int fromMode, int toMode);
+    /**
+     * Marks a keyed name nobody holds or awaits as swept (its word's DEAD bit), so that a
+     * request that still finds it looks it up again; false, and no change, if somebody holds
+     * or awaits it, or is about to.
+     */
+    abstract boolean tryKill(KeyLock k);
 
     /** Wakes the owner if it waits (after a cancel, or when it was chosen as a deadlock victim). */
     abstract void wake(Owner o);

@@ -1,16 +1,22 @@
 package org.hsqldb.a2l.lockmgr;
 
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+
 /**
- * A lockable name: a table ({@link TableLock}) or an attribute, i.e. a (table, column)
- * pair ({@link AttributeLock}). Names are canonical objects made once by their
- * {@link LockManager} (when the engine compiles a statement) and reused on every
- * execution, so that the hot path never hashes a key: the lock state lives in the
- * name object itself. A name belongs to the manager that made it.
+ * A lockable name: a table ({@link TableLock}), an attribute, i.e. a (table, column) pair
+ * ({@link AttributeLock}), or a keyed name ({@link KeyLock}): a row key (table, key) or a
+ * cell (table, column, key). Tables and attributes are canonical objects made once by their
+ * {@link LockManager} (when the engine compiles a statement) and reused on every execution,
+ * so that the hot path never hashes a key: the lock state lives in the name object itself.
+ * Keyed names are looked up at run time in their parent's table of keys, and forgotten
+ * again by a sweep once nobody holds or awaits them (see {@link KeyLock}). A name belongs to
+ * the manager that made it.
  */
 public abstract class LockName extends LockWordPad1 {
 
     final LockManager manager;
-    /** Dense per-manager id, in creation order. */
+    /** Dense per-manager id, in creation order (0 for keyed names). */
     final int id;
     /** Precomputed index hash for the owners' hold tables. */
     final int hash;
@@ -20,16 +26,65 @@ public abstract class LockName extends LockWordPad1 {
     final long[] stripes;
     /** MutexLockManager's holder sets, guarded by its mutex. */
     Object mutexState;
+    /** The keyed names under this one (row keys of a table, cells of an attribute), made on demand. */
+    private volatile Keys keys;
 
-    // package-private: the only names are TableLock and AttributeLock
+    // package-private: the only names are TableLock, AttributeLock and KeyLock
     LockName(LockManager manager, int id) {
+        this(manager, id, mix(id * 0x9E3779B9));
+    }
+
+    LockName(LockManager manager, int id, int hash) {
         this.manager = manager;
         this.id = id;
-        int h = id * 0x9E3779B9;
-        this.hash = h ^ (h >>> 16);
+        this.hash = hash;
         this.stripes = manager.newStripes();
+    }
+
+    static int mix(int h) {
+        return h ^ (h >>> 16);
     }
 
     /** The table this name is, or belongs to. */
     public abstract TableLock table();
+
+    /** The name this one is under: null for a table; the table or the attribute of a keyed name. */
+    public abstract LockName parent();
+
+    /** 0 for a table, 1 for an attribute or a row key, 2 for a cell: releases go deepest first. */
+    abstract int level();
+
+    final Keys keys() {
+        Keys k = keys;
+        if (k == null) {
+            synchronized (queue) {
+                k = keys;
+                if (k == null) {
+                    k = new Keys();
+                    keys = k;
+                }
+            }
+        }
+        return k;
+    }
+
+    /** The keyed name {@code key} under this one if the manager has it now, else null; makes nothing. */
+    final KeyLock keyed(Object key) {
+        Keys k = keys;
+        return k == null ? null : k.map.get(key);
+    }
+
+    /** The keyed names made under this one so far and not yet swept (for tests and display). */
+    final int keyCount() {
+        Keys k = keys;
+        return k == null ? 0 : k.map.size();
+    }
+
+    /** A parent's table of keyed names; one sweep at a time. */
+    static final class Keys {
+        final ConcurrentHashMap<Object, KeyLock> map = new ConcurrentHashMap<>();
+        final AtomicBoolean sweeping = new AtomicBoolean();
+        /** How many names the last sweep left (a hint: read without synchronization). */
+        volatile int leftBySweep;
+    }
 }

@@ -3,8 +3,10 @@ package org.hsqldb.a2l.lockmgr;
 import java.util.Objects;
 
 /**
- * One element of a statement's lock set: a lock name and a mode. Lock sets are
- * computed once per compiled statement and passed as {@code LockRequest[]} to
+ * One element of a statement's lock set: a lock name and a mode, or for a keyed name (a row
+ * key or a cell, {@link KeyLock}) its parent and a key. Lock sets of tables and attributes
+ * are computed once per compiled statement; keyed requests are made when the statement runs
+ * and its key is known. Sets are passed as {@code LockRequest[]} to
  * {@link LockManager#acquire}; the requests are acquired in array order (see
  * {@link #canonical} for a deadlock-friendlier order).
  */
@@ -12,24 +14,39 @@ public final class LockRequest {
 
     private final LockName name;
     private final LockMode mode;
+    private final Object key;
 
     /**
-     * @param name the table or attribute to lock
-     * @param mode S, U or X
+     * @param name the table or attribute to lock (a {@link KeyLock} stands for its parent and key)
+     * @param mode S, U or X; IX on a table only
      */
     public LockRequest(LockName name, LockMode mode) {
-        this.name = Objects.requireNonNull(name, "name");
-        this.mode = Objects.requireNonNull(mode, "mode");
+        this(name instanceof KeyLock ? ((KeyLock) name).parent() : name, mode,
+                name instanceof KeyLock ? ((KeyLock) name).key() : null);
     }
 
-    /** The table or attribute to lock. */
+    private LockRequest(LockName name, LockMode mode, Object key) {
+        this.name = Objects.requireNonNull(name, "name");
+        this.mode = Objects.requireNonNull(mode, "mode");
+        this.key = key;
+        if (mode == LockMode.IX && (key != null || !(name instanceof TableLock))) {
+            throw new IllegalArgumentException("IX is a table's mode, not " + this);
+        }
+    }
+
+    /** The table or attribute to lock; for a keyed request, the row key's table or the cell's attribute. */
     public LockName name() {
         return name;
     }
 
-    /** S, U or X. */
+    /** S, U, X or IX. */
     public LockMode mode() {
         return mode;
+    }
+
+    /** The key of a row-key or cell request, else null. */
+    public Object key() {
+        return key;
     }
 
     @Override
@@ -38,12 +55,12 @@ public final class LockRequest {
             return false;
         }
         LockRequest r = (LockRequest) o;
-        return name == r.name && mode == r.mode;
+        return name == r.name && mode == r.mode && Objects.equals(key, r.key);
     }
 
     @Override
     public int hashCode() {
-        return System.identityHashCode(name) * 31 + mode.hashCode();
+        return (System.identityHashCode(name) * 31 + mode.hashCode()) * 31 + Objects.hashCode(key);
     }
 
     /** {@code S(name)}. */
@@ -61,36 +78,80 @@ public final class LockRequest {
         return new LockRequest(name, LockMode.X);
     }
 
+    /** {@code IX(table)}: the owner inserts or deletes rows of the table. */
+    public static LockRequest ix(TableLock table) {
+        return new LockRequest(table, LockMode.IX);
+    }
+
     /**
-     * A normalized copy of a lock set: one request per name (the strongest mode wins), ordered by
-     * name creation order, each table directly before its own attributes in the order
-     * they were created. Taking every statement's locks in one global order removes
-     * the deadlocks that differing orders inside statements would cause; it does not
-     * remove those between statements of one transaction.
+     * The row key {@code key} of {@code table} in {@code mode} (S, U or X). Taking it also
+     * takes the table's intention: IX for U and X (an insert or a delete), a plain attribute
+     * intention for S.
+     */
+    public static LockRequest rowKey(TableLock table, Object key, LockMode mode) {
+        return keyed(table, key, mode);
+    }
+
+    /**
+     * The cell of {@code attribute} at row key {@code key}, in {@code mode} (S, U or X).
+     * Taking it also takes the attribute's intention (IS for S, IX for U and X), which
+     * conflicts with other owners' locks on the whole attribute, and the table's intention.
+     */
+    public static LockRequest cell(AttributeLock attribute, Object key, LockMode mode) {
+        return keyed(attribute, key, mode);
+    }
+
+    private static LockRequest keyed(LockName parent, Object key, LockMode mode) {
+        if (mode == LockMode.IX) {
+            throw new IllegalArgumentException("a row key or a cell is locked in S, U or X");
+        }
+        return new LockRequest(parent, mode, Objects.requireNonNull(key, "key"));
+    }
+
+    /**
+     * A normalized copy of a lock set: one request per name (the strongest mode wins; for
+     * a table, S or U and IX asked together stay two requests), ordered by name creation
+     * order, each table directly before its row keys and its own attributes, each attribute
+     * before its cells (keyed names in the order of their keys' hashes). Taking every
+     * statement's locks in one global order removes the deadlocks that differing orders
+     * inside statements would cause; it does not remove those between statements of one
+     * transaction.
      */
     public static LockRequest[] canonical(LockRequest... set) {
-        java.util.LinkedHashMap<LockName, LockRequest> byName = new java.util.LinkedHashMap<>();
+        java.util.LinkedHashMap<Object, LockRequest> byName = new java.util.LinkedHashMap<>();
         for (LockRequest r : set) {
-            byName.merge(r.name(), r, (a, b) -> a.mode().covers(b.mode()) ? a : b);
+            Object k = r.key == null && r.mode != LockMode.IX ? r.name
+                    : java.util.List.of(r.name, r.key == null ? LockMode.IX : r.key);
+            byName.merge(k, r, (a, b) -> a.mode().covers(b.mode()) ? a : b);
         }
         LockRequest[] out = byName.values().toArray(new LockRequest[0]);
         java.util.Arrays.sort(out, (a, b) -> {
             LockName na = a.name(), nb = b.name();
-            int ta = na.table().id, tb = nb.table().id;
-            if (ta != tb) {
-                return Integer.compare(ta, tb);
+            int c = Integer.compare(na.table().id, nb.table().id);
+            if (c == 0) {
+                c = Integer.compare(rank(a), rank(b));
             }
-            boolean attrA = na instanceof AttributeLock, attrB = nb instanceof AttributeLock;
-            if (attrA != attrB) {
-                return attrA ? 1 : -1;
+            if (c == 0) {
+                c = Integer.compare(na.id, nb.id);
             }
-            return Integer.compare(na.id, nb.id);
+            if (c == 0) {
+                c = Integer.compare(Objects.hashCode(a.key), Objects.hashCode(b.key));
+            }
+            return c;
         });
         return out;
     }
 
+    /** Table, its IX, row keys, then attributes with their cells. */
+    private static int rank(LockRequest r) {
+        if (r.name instanceof TableLock) {
+            return r.key != null ? 2 : r.mode == LockMode.IX ? 1 : 0;
+        }
+        return r.key != null ? 4 : 3;
+    }
+
     @Override
     public String toString() {
-        return mode + "(" + name + ")";
+        return mode + "(" + name + (key == null ? "" : "[" + KeyLock.keyString(key) + "]") + ")";
     }
 }

@@ -12,9 +12,12 @@ import java.lang.invoke.VarHandle;
  *           queue's monitor (fast paths expect the bit clear)
  *   bit 62  X: an owner holds X (or a writer is trying to take it, briefly)
  *   bit 61  U: an owner holds U (an update lock: excludes U and X, lets S in)
+ *   bit 60  DEAD: a keyed name swept from its parent's table; requests look it up again
+ *   bits 0-29  the number of owners holding IX (a table's structural mode, or an
+ *           attribute's intention above U or X cells): excludes S, U and X
  *
- * The shared counts (S holders, and for a table the owners holding any of its
- * attributes) are not in the word but in the name's stripes (see FastLockManager).
+ * The shared counts (S holders, and the owners holding the name's IS intention) are not
+ * in the word but in the name's stripes (see FastLockManager).
  */
 abstract class LockWordPad0 {
     long p00, p01, p02, p03, p04, p05, p06, p07;
@@ -24,6 +27,8 @@ abstract class LockWord extends LockWordPad0 {
     static final long X_BIT = 1L << 62;
     static final long U_BIT = 1L << 61;
     static final long WAITER = 1L << 63;
+    static final long DEAD = 1L << 60;
+    static final long IX_MASK = (1L << 30) - 1;
 
     static final VarHandle WORD;
 

@@ -24,6 +24,11 @@ public final class MutexLockManager extends LockManager {
         Owner u;
         final HashSet<Owner> s = new HashSet<>();
         final HashSet<Owner> intents = new HashSet<>();
+        final HashSet<Owner> ix = new HashSet<>();
+
+        boolean isFree() {
+            return x == null && u == null && s.isEmpty() && intents.isEmpty() && ix.isEmpty();
+        }
     }
 
     public MutexLockManager() {
@@ -48,37 +53,37 @@ public final class MutexLockManager extends LockManager {
         mutex.unlock();
     }
 
+    private static boolean othersIn(HashSet<Owner> holders, Owner o) {
+        return holders.size() > (holders.contains(o) ? 1 : 0);
+    }
+
+    /** Whether another owner's hold conflicts with {@code kind} (see {@link LockManager#conflicts}). */
     private static boolean blocked(Owner o, LockName n, int kind) {
         State st = state(n);
         if (st.x != null && st.x != o) {
             return true;
         }
-        if (kind == S || kind == I) {
-            return false;
+        boolean u = st.u != null && st.u != o;
+        switch (kind) {
+            case IS:
+                return false;
+            case S:
+                return othersIn(st.ix, o);
+            case U:
+                return u || othersIn(st.ix, o);
+            case IX:
+                return u || othersIn(st.s, o);
+            default: // X
+                return u || othersIn(st.s, o) || othersIn(st.intents, o) || othersIn(st.ix, o);
         }
-        if (st.u != null && st.u != o) {
-            return true;
-        }
-        if (kind == U) {
-            return false;
-        }
-        for (Owner h : st.s) {
-            if (h != o) {
-                return true;
-            }
-        }
-        for (Owner h : st.intents) {
-            if (h != o) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static void grant(Owner o, LockName n, int kind) {
         State st = state(n);
-        if (kind == I) {
+        if (kind == IS) {
             st.intents.add(o);
+        } else if (kind == IX) {
+            st.ix.add(o);
         } else if (kind == S) {
             st.s.add(o);
         } else if (kind == U) {
@@ -94,24 +99,22 @@ public final class MutexLockManager extends LockManager {
     }
 
     @Override
-    int lockTable(Owner o, Hold h, TableLock t, int kind, LockRequest r, boolean txn, long timeout) {
-        return lock(o, t, kind, h.mode != NONE || h.intent, r, txn, timeout);
-    }
-
-    @Override
-    int lockAttr(Owner o, Hold h, AttributeLock a, int kind, LockRequest r, boolean txn, long timeout) {
-        return lock(o, a, kind, h.mode != NONE, r, txn, timeout);
+    int lockNode(Owner o, Hold h, int kind, LockRequest r, boolean txn, long timeout) {
+        return lock(o, h.name, kind, h.mode != NONE || h.intent || h.ix, r, txn, timeout);
     }
 
     private int lock(Owner o, LockName n, int kind, boolean converter, LockRequest r, boolean txn,
             long timeout) {
         WaitQueue q = n.queue;
+        if ((n.word & LockWord.DEAD) != 0) {
+            return R_RETRY; // swept (in this very call: the mutex is held since the lookup)
+        }
         if (!blocked(o, n, kind) && (converter || !q.conflictAhead(null, kind))) {
             grant(o, n, kind);
             return GRANTED_NOW;
         }
         Waiter w = o.waiter;
-        w.set(n, kind, converter, 0, 0, 0, 0, r, txn);
+        w.set(n, kind, converter, 0, 0, 0, 0, 0, r, txn);
         q.enqueue(w);
         o.waitingOn = w;
         o.endWrite();
@@ -175,19 +178,35 @@ public final class MutexLockManager extends LockManager {
     }
 
     @Override
-    void unlockTable(Owner o, TableLock t, int fromMode, boolean fromIntent, int toMode,
-            boolean toIntent) {
-        unlock(o, t, fromMode, toMode);
-        if (fromIntent && !toIntent) {
-            state(t).intents.remove(o);
+    void unlockNode(Owner o, LockName n, int fromMode, boolean fromIntent, boolean fromIx,
+            int toMode, boolean toIntent, boolean toIx) {
+        unlock(o, n, fromMode, toMode);
+        State st = state(n);
+        if (fromIntent != toIntent) {
+            if (toIntent) {
+                st.intents.add(o);
+            } else {
+                st.intents.remove(o);
+            }
+        }
+        if (fromIx != toIx) {
+            if (toIx) {
+                st.ix.add(o);
+            } else {
+                st.ix.remove(o);
+            }
         }
         changed.signalAll();
     }
 
+    /** Called with the mutex held (sweeps run inside acquire). */
     @Override
-    void unlockAttr(Owner o, AttributeLock a, int fromMode, int toMode) {
-        unlock(o, a, fromMode, toMode);
-        changed.signalAll();
+    boolean tryKill(KeyLock k) {
+        if (!state(k).isFree() || !k.queue.isEmpty()) {
+            return false;
+        }
+        k.orWord(LockWord.DEAD);
+        return true;
     }
 
     private static void unlock(Owner o, LockName n, int fromMode, int toMode) {

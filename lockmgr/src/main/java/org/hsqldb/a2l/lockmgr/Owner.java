@@ -187,7 +187,9 @@ public final class Owner extends OwnerPad {
         h.mode = LockManager.NONE;
         h.txn = false;
         h.intent = false;
-        h.attrHolds = 0;
+        h.ix = false;
+        h.childHolds = 0;
+        h.keyHolds = 0;
         if (size == dense.length) {
             dense = Arrays.copyOf(dense, size * 2);
         }
@@ -288,6 +290,13 @@ public final class Owner extends OwnerPad {
 
     // ---- journal -------------------------------------------------------------------
 
+    /** Forgets the last hold journaled, a new one (a keyed name swept before it was locked). */
+    void dropNewest(Hold h) {
+        journal[--journalSize] = null;
+        h.stamp = 0;
+        remove(h);
+    }
+
     void journal(Hold h, boolean isNew) {
         if (h.stamp == callStamp) {
             return;
@@ -297,7 +306,9 @@ public final class Owner extends OwnerPad {
         h.pMode = h.mode;
         h.pTxn = h.txn;
         h.pIntent = h.intent;
-        h.pAttrHolds = h.attrHolds;
+        h.pIx = h.ix;
+        h.pChildHolds = h.childHolds;
+        h.pKeyHolds = h.keyHolds;
         if (journalSize == journal.length) {
             journal = Arrays.copyOf(journal, journalSize * 2);
         }

@@ -69,6 +69,16 @@ public final class TableLock extends LockName {
     }
 
     @Override
+    public LockName parent() {
+        return null;
+    }
+
+    @Override
+    int level() {
+        return 0;
+    }
+
+    @Override
     public String toString() {
         return displayName;
     }

@@ -74,7 +74,7 @@ final class WaitQueue {
     /**
      * Whether a waiter queued ahead of {@code self} (the whole queue when {@code self} is
      * null, i.e. for a new arrival) asks for a kind that conflicts with {@code kind}.
-     * Kinds conflict when either is X, or both are U (S, U and I are otherwise compatible).
+     * Kinds conflict as {@link LockManager#kindsConflict} says.
      */
     boolean conflictAhead(Waiter self, int kind) {
         for (Waiter e = head; e != null && e != self; e = e.next) {

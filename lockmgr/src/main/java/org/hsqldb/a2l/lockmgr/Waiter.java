@@ -7,12 +7,12 @@ package org.hsqldb.a2l.lockmgr;
 final class Waiter {
     final Owner owner;
     LockName name;
-    /** S, U, X or I (intention, tables only). */
+    /** S, U, X, IS or IX (the last two: intentions, or a table's IX). */
     int kind;
     /** The owner already holds something on the name: it bypasses waiters that do not. */
     boolean converter;
-    /** The owner's own contribution to the name: S count, X bit, intention count, U bit. */
-    int selfS, selfX, selfI, selfU;
+    /** The owner's own contribution to the name: S count, X bit, IS count, U bit, IX count. */
+    int selfS, selfX, selfI, selfU, selfIX;
     /** The caller's request (for an intention wait, the attribute request behind it). */
     LockRequest request;
     /** The duration asked for, for snapshots. */
@@ -28,7 +28,7 @@ final class Waiter {
     }
 
     void set(LockName name, int kind, boolean converter, int selfS, int selfX, int selfI, int selfU,
-            LockRequest request, boolean txn) {
+            int selfIX, LockRequest request, boolean txn) {
         this.name = name;
         this.kind = kind;
         this.converter = converter;
@@ -36,6 +36,7 @@ final class Waiter {
         this.selfX = selfX;
         this.selfI = selfI;
         this.selfU = selfU;
+        this.selfIX = selfIX;
         this.request = request;
         this.txn = txn;
         this.thread = Thread.currentThread();

@@ -24,11 +24,17 @@ class FastPathRaceTest {
      * @param readerLock what the readers take: "table" S(T), "attribute" S(T.a) (the
      *        table's intention against X(T)), "upgrade" S(T.a) while the writer upgrades
      *        its S(T.a) to X, "update" S(T.a) while the writer takes U(T.a) and converts it
-     *        to X, "updaters" U(T.a) for every thread (U excludes U: one inside at a time)
+     *        to X, "updaters" U(T.a) for every thread (U excludes U: one inside at a time),
+     *        "cell" S on a cell while the writer takes X on it, "column" S(T.a) while the
+     *        writer takes X on a cell of T.a (IX against S on the attribute), "rowKey" S(T)
+     *        while the writer takes X on a row key (IX against S on the table). In the keyed
+     *        cases a fourth thread makes new cells all the time with a sweep size of 1, so
+     *        the name raced on is swept whenever it is free, against its fast paths.
      */
     @ParameterizedTest(name = "{0}, {1}")
     @CsvSource({"fast, table", "fast, attribute", "fast, upgrade", "fast, update", "fast, updaters",
-        "mutex, table", "mutex, updaters"})
+        "mutex, table", "mutex, updaters", "fast, cell", "fast, column", "fast, rowKey", "mutex, cell",
+        "mutex, column", "mutex, rowKey"})
     void readersAndAWriterNeverOverlap(String impl, String readerLock) throws Exception {
         LockManager m = impl.equals("fast") ? new FastLockManager() : new MutexLockManager();
         TableLock t = m.table("T", "T");
@@ -51,6 +57,18 @@ class FastPathRaceTest {
             case "updaters":
                 read = new LockRequest[] {LockRequest.s(t), LockRequest.u(a)};
                 write = read;
+                break;
+            case "cell":
+                read = new LockRequest[] {LockRequest.cell(a, 0, LockMode.S)};
+                write = new LockRequest[] {LockRequest.cell(a, 0, LockMode.X)};
+                break;
+            case "column":
+                read = new LockRequest[] {LockRequest.s(a)};
+                write = new LockRequest[] {LockRequest.cell(a, 0, LockMode.X)};
+                break;
+            case "rowKey":
+                read = new LockRequest[] {LockRequest.s(t)};
+                write = new LockRequest[] {LockRequest.rowKey(t, 0, LockMode.X)};
                 break;
             default:
                 read = new LockRequest[] {LockRequest.s(a)};
@@ -97,12 +115,34 @@ class FastPathRaceTest {
             }, (writer ? "writer" : "reader") + i);
             threads[i].setDaemon(true);
         }
+        boolean keyed = readerLock.equals("cell") || readerLock.equals("column") || readerLock.equals("rowKey");
+        Thread sweeper = null;
+        if (keyed) {
+            m.setKeyTableSweepSize(1);
+            Owner so = m.register(99, "sweeper");
+            sweeper = new Thread(() -> {
+                for (int k = 1; System.nanoTime() < end && errors.isEmpty(); k++) {
+                    LockRequest[] other = {LockRequest.cell(a, k, LockMode.S), LockRequest.rowKey(t, k, LockMode.S)};
+                    if (!m.acquire(so, other, LockDuration.TRANSACTION, 0).isGranted()) {
+                        errors.add("sweeper refused");
+                        return;
+                    }
+                    m.releaseAll(so);
+                }
+            }, "sweeper");
+            sweeper.setDaemon(true);
+            sweeper.start();
+        }
         for (Thread th : threads) {
             th.start();
         }
         for (Thread th : threads) {
             th.join(TimeUnit.SECONDS.toMillis(30));
             assertTrue(!th.isAlive(), () -> "hung\n" + RandomizedConcurrencyTest.threadDump());
+        }
+        if (sweeper != null) {
+            sweeper.join(TimeUnit.SECONDS.toMillis(30));
+            assertTrue(!sweeper.isAlive(), () -> "sweeper hung\n" + RandomizedConcurrencyTest.threadDump());
         }
         assertTrue(errors.isEmpty(), () -> errors.peek() + " (" + errors.size() + " errors)");
         assertEquals(java.util.List.of(), m.snapshot());
@@ -111,6 +151,11 @@ class FastPathRaceTest {
             assertEquals(0L, a.word);
             assertEquals(0L, FastLockManager.shared(t));
             assertEquals(0L, FastLockManager.shared(a));
+            KeyLock c = a.keyed(0);
+            if (c != null) {
+                assertEquals(0L, c.word & ~LockWord.DEAD);
+                assertEquals(0L, FastLockManager.shared(c));
+            }
         }
         assertTrue(rounds[0] > 0 && rounds[1] > 0, () -> java.util.Arrays.toString(rounds));
     }

@@ -840,7 +840,7 @@ abstract class LockManagerContract {
         assertTrue(c.waitNanos() > 0);
         assertEquals(0, c.deadlocks());
         m.resetCounters();
-        assertEquals(new LockCounters(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0), m.counters());
+        assertEquals(new LockCounters(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0), m.counters());
         b.grant(s(u));
         assertEquals(1, m.counters().requests());
         m.unregister(b.o); // an owner's counts survive its unregistration
@@ -918,6 +918,250 @@ abstract class LockManagerContract {
     void canonicalOrder() {
         LockRequest[] c = LockRequest.canonical(x(ua), s(tb), s(t), s(ta), x(tb), s(u));
         assertEquals(List.of(s(t), s(ta), x(tb), s(u), x(ua)), List.of(c));
+    }
+
+    // ---- cells, row keys and the table's IX -------------------------------------------
+
+    static LockRequest cellS(AttributeLock a, int k) {
+        return LockRequest.cell(a, List.of(k), LockMode.S);
+    }
+
+    static LockRequest cellU(AttributeLock a, int k) {
+        return LockRequest.cell(a, List.of(k), LockMode.U);
+    }
+
+    static LockRequest cellX(AttributeLock a, int k) {
+        return LockRequest.cell(a, List.of(k), LockMode.X);
+    }
+
+    static LockRequest keyX(TableLock t, int k) {
+        return LockRequest.rowKey(t, List.of(k), LockMode.X);
+    }
+
+    static LockRequest keyS(TableLock t, int k) {
+        return LockRequest.rowKey(t, List.of(k), LockMode.S);
+    }
+
+    @Test
+    void cellsOfOneColumnConflictOnlyOnTheSameKey() {
+        assertCompatible(cellX(ta, 1), cellX(ta, 2));
+        assertCompatible(cellX(ta, 1), cellX(tb, 1));
+        assertCompatible(cellS(ta, 1), cellS(ta, 1));
+        assertCompatible(cellU(ta, 1), cellS(ta, 1));
+        assertConflict(cellX(ta, 1), cellX(ta, 1));
+        assertConflict(cellS(ta, 1), cellX(ta, 1));
+        assertConflict(cellX(ta, 1), cellS(ta, 1));
+        assertConflict(cellU(ta, 1), cellU(ta, 1));
+        assertCompatible(cellX(ta, 1), LockRequest.cell(ta, List.of(1, 0), LockMode.X));
+    }
+
+    @Test
+    void aCellConflictsWithTheLocksOnItsWholeColumnAndTable() {
+        // a writer of one cell against readers and writers of the whole column
+        assertConflict(cellX(ta, 1), s(ta));
+        assertConflict(s(ta), cellX(ta, 1));
+        assertConflict(cellU(ta, 1), s(ta));
+        assertConflict(u(ta), cellU(ta, 1));
+        assertConflict(cellX(ta, 1), x(ta));
+        // a reader of one cell against the column's writers only
+        assertCompatible(cellS(ta, 1), s(ta));
+        assertCompatible(s(ta), cellS(ta, 1));
+        assertCompatible(u(ta), cellS(ta, 1));
+        assertConflict(cellS(ta, 1), x(ta));
+        assertConflict(x(ta), cellS(ta, 1));
+        // the table: only X; S(T) is about the table's rows, not its values
+        assertConflict(cellS(ta, 1), x(t));
+        assertConflict(x(t), cellX(ta, 1));
+        assertCompatible(cellX(ta, 1), s(t));
+        assertCompatible(s(t), cellX(ta, 1));
+        assertCompatible(cellX(ta, 1), x(tb));
+    }
+
+    @Test
+    void rowKeysAndIxLetInsertersRunTogetherAndKeepReadersOfTheTableOut() {
+        assertCompatible(keyX(t, 1), keyX(t, 2));
+        assertConflict(keyX(t, 1), keyX(t, 1));
+        assertCompatible(keyS(t, 1), keyS(t, 1));
+        assertConflict(keyS(t, 1), keyX(t, 1));
+        // X on a row key takes IX on its table: no S, U or X on the table beside it
+        assertConflict(keyX(t, 1), s(t));
+        assertConflict(s(t), keyX(t, 1));
+        assertConflict(u(t), keyX(t, 1));
+        assertConflict(keyX(t, 1), x(t));
+        assertCompatible(keyS(t, 1), s(t));
+        // but attribute and cell locks, and other IX, go beside it
+        assertCompatible(keyX(t, 1), x(ta));
+        assertCompatible(keyX(t, 1), cellX(ta, 1));
+        assertCompatible(keyX(t, 1), LockRequest.ix(t));
+        assertCompatible(LockRequest.ix(t), LockRequest.ix(t));
+        assertConflict(LockRequest.ix(t), s(t));
+        assertConflict(s(t), LockRequest.ix(t));
+        assertConflict(LockRequest.ix(t), u(t));
+        assertConflict(x(t), LockRequest.ix(t));
+        assertCompatible(LockRequest.ix(t), s(ta));
+        assertCompatible(LockRequest.ix(t), keyS(t, 1));
+        assertThrows(IllegalArgumentException.class, () -> new LockRequest(ta, LockMode.IX));
+        assertThrows(IllegalArgumentException.class,
+                () -> LockRequest.cell(ta, List.of(1), LockMode.IX));
+    }
+
+    @Test
+    void anOwnersOwnLocksCoverItsCellsAndRowKeys() {
+        Session a = session(1), b = session(2);
+        a.grant(s(ta));
+        a.grant(cellS(ta, 1));                   // covered by S(T.a): no new name
+        assertEquals(0, m.keyCount(ta));
+        a.grant(cellX(ta, 1));                   // not covered: a cell, beside S(T.a) (SIX)
+        assertEquals(LockMode.X, a.held(new KeyLock(ta, List.of(1))));
+        assertEquals(Status.TIMEOUT, b.tryShort(cellS(ta, 1)));
+        assertEquals(Status.TIMEOUT, b.tryShort(s(ta)));
+        assertEquals(Status.GRANTED, b.tryShort(cellS(ta, 2)), "a's S and IX on T.a let other cells be read");
+        b.releaseAll();
+        a.releaseAll();
+        a.grant(x(t));
+        a.grant(cellX(tb, 7), keyX(t, 7));       // covered by X(T)
+        assertEquals(0, m.keyCount(tb));
+        assertEquals(0, m.keyCount(t));
+        a.releaseAll();
+        assertEquals(List.of(), m.snapshot());
+    }
+
+    @Test
+    void manyCellsOfOneColumnEscalateToTheColumn() {
+        m.setEscalationThreshold(3);
+        Session a = session(1), b = session(2);
+        a.grant(cellX(ta, 1), cellX(ta, 2), cellX(ta, 3));
+        assertEquals(0, m.counters().escalations());
+        assertEquals(Status.GRANTED, b.tryShort(cellX(ta, 9)));
+        b.releaseAll();
+        a.grant(cellX(ta, 4));                   // the fourth takes X(T.a) instead
+        assertEquals(1, m.counters().escalations());
+        assertEquals(LockMode.X, a.held(ta));
+        assertNull(a.held(new KeyLock(ta, List.of(4))));
+        assertEquals(Status.TIMEOUT, b.tryShort(cellX(ta, 9)));
+        a.grant(cellX(ta, 5));                   // covered now: no more escalations
+        assertEquals(1, m.counters().escalations());
+        assertEquals(Status.GRANTED, b.tryShort(cellX(tb, 9)));
+        a.releaseAll();
+        b.grant(cellX(ta, 9));
+        b.releaseAll();
+        assertEquals(List.of(), m.snapshot());
+    }
+
+    @Test
+    void keyedNamesNobodyHoldsAreSweptAndHeldOnesStay() {
+        m.setKeyTableSweepSize(8);
+        Session a = session(1), b = session(2), c = session(3);
+        a.grant(cellX(ta, -1));
+        for (int k = 0; k < 200; k++) {
+            b.grant(cellX(ta, k));
+            b.releaseAll();
+            assertTrue(m.keyCount(ta) <= 17, () -> "the cell table grew to " + m.keyCount(ta));
+        }
+        assertEquals(LockMode.X, a.held(new KeyLock(ta, List.of(-1))));
+        assertEquals(Status.TIMEOUT, c.tryShort(cellS(ta, -1)));
+        a.releaseAll();
+        c.grant(cellS(ta, -1));
+        c.releaseAll();
+        assertEquals(List.of(), m.snapshot());
+    }
+
+    @Test
+    void aFailedCallWithCellsLeavesNothingBehind() {
+        Session a = session(1), b = session(2), c = session(3);
+        a.grant(cellX(ta, 1));
+        assertEquals(Status.TIMEOUT, b.tryShort(cellX(tb, 2), keyX(u, 3), cellX(ta, 1)));
+        assertTrue(m.snapshot().stream().noneMatch(i -> i.ownerId() == b.o.id()), m.snapshot()::toString);
+        c.grant(x(tb));                          // b's IX on T.b is gone
+        c.grant(s(u));                           // and its IX on U
+        a.releaseAll();
+        c.releaseAll();
+    }
+
+    @Test
+    void aStatementsCellReadGoesAtStatementEndAndTheColumnsIntentionWithIt() {
+        Session a = session(1), b = session(2);
+        a.grant(STATEMENT, cellS(ta, 1));
+        Future<LockResult> writer = b.start(x(ta));
+        awaitWaiting(b);
+        a.releaseStatementLocks();
+        assertEquals(Status.GRANTED, get(writer).status());
+        b.releaseAll();
+        assertEquals(List.of(), m.snapshot());
+    }
+
+    @Test
+    void earlyReleaseKeepsWrittenCellsAndTheirColumnsIntention() {
+        Session a = session(1), b = session(2);
+        a.grant(cellS(ta, 1), cellX(tb, 2), keyX(u, 3));
+        a.releaseShared();
+        assertEquals(Status.GRANTED, b.tryShort(x(ta)));
+        assertEquals(Status.TIMEOUT, b.tryShort(s(tb)));
+        assertEquals(Status.TIMEOUT, b.tryShort(s(u)));
+        a.releaseAll();
+        b.releaseAll();
+    }
+
+    @Test
+    void aReleasedCellWakesAWaiterForItsColumn() {
+        Session a = session(1), b = session(2), c = session(3);
+        a.grant(cellX(ta, 1));
+        c.grant(keyX(t, 5));
+        Future<LockResult> column = b.start(s(ta));
+        Future<LockResult> table = session(4).start(s(t));
+        awaitWaiting(b);
+        a.releaseAll();
+        assertEquals(Status.GRANTED, get(column).status());
+        c.releaseAll();
+        assertEquals(Status.GRANTED, get(table).status());
+    }
+
+    @Test
+    void cellDeadlocksAreDetectedAndNamed() {
+        Session a = session(1), b = session(2);
+        a.grant(cellX(ta, 1));
+        b.grant(cellX(ta, 2));
+        Future<LockResult> fa = a.start(cellX(ta, 2));
+        awaitWaiting(a);
+        LockResult rb = b.acquire(TRANSACTION, 0, cellX(ta, 1)); // b is younger: the victim
+        assertEquals(Status.DEADLOCK, rb.status(), rb::toString);
+        assertTrue(rb.message().contains("T.A[1]") && rb.message().contains("T.A[2]"), rb.message());
+        b.releaseAll();
+        assertEquals(Status.GRANTED, get(fa).status());
+        a.releaseAll();
+    }
+
+    @Test
+    void aDeadlockThroughAColumnsIntentionIsDetected() {
+        // a writes a cell of T.a and waits for T.b; b holds T.b and waits to read all of T.a
+        Session a = session(1), b = session(2);
+        a.grant(cellX(ta, 1));
+        b.grant(x(tb));
+        Future<LockResult> fa = a.start(s(tb));
+        awaitWaiting(a);
+        LockResult rb = b.acquire(TRANSACTION, 0, s(ta)); // b is younger: the victim
+        assertEquals(Status.DEADLOCK, rb.status(), rb::toString);
+        b.releaseAll();
+        assertEquals(Status.GRANTED, get(fa).status());
+        a.releaseAll();
+    }
+
+    @Test
+    void snapshotShowsCellsWithTheirKeysAndATablesIx() {
+        Session a = session(1);
+        a.grant(cellX(ta, 4), keyX(u, 5));
+        Set<String> rows = m.snapshot().stream().map(i -> i.mode() + " " + i.name())
+                .collect(Collectors.toSet());
+        assertEquals(Set.of("X PUBLIC.T.A[4]", "X PUBLIC.U[5]", "IX PUBLIC.U"), rows);
+        assertEquals(LockMode.IX, a.held(u));
+        a.releaseAll();
+    }
+
+    @Test
+    void canonicalOrderOfKeyedRequests() {
+        LockRequest[] c = LockRequest.canonical(cellX(ta, 1), s(ta), keyX(t, 2), LockRequest.ix(t),
+                s(t), cellS(ta, 1));
+        assertEquals(List.of(s(t), LockRequest.ix(t), keyX(t, 2), s(ta), cellX(ta, 1)), List.of(c));
     }
 
     static Set<LockDuration> durationsOf(Session s) {

@@ -22,9 +22,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Many owners run random transactions (random lock sets over a few tables and
- * attributes, in canonical or random order, random durations, statement-lock releases,
- * early release of shared locks, commits and aborts) against one manager.
+ * Many owners run random transactions (random lock sets over a few tables, attributes,
+ * row keys and cells, in canonical or random order, random durations, statement-lock
+ * releases, early release of shared locks, commits and aborts) against one manager. Keys
+ * come from a small space, the escalation threshold is low and the key tables are swept
+ * all the time, so cells conflict, escalate and are swept while others look them up.
  * <ul>
  * <li>A checker, under its own global lock, keeps every owner's holdings as the test
  *     computes them from the contract and asserts on every grant that no two owners hold
@@ -48,6 +50,11 @@ class RandomizedConcurrencyTest {
     static final long RUN_NANOS = TimeUnit.SECONDS.toNanos(3);
     static final int MAX_TXNS = 4000;
     static final long WATCHDOG_SECONDS = 40;
+    /** Keys 0..KEYS-1 for row keys and cells: few, so they conflict. */
+    static final int KEYS = 4;
+    /** Escalation threshold: 1 in the hot mixes (the second key under a parent escalates), 3 in reads. */
+    static final int ESCALATION_HOT = 1, ESCALATION_READS = 3;
+    static final int SWEEP = 2;
 
     /**
      * @param mix "hot": every statement kind, many conflicts and deadlocks; "reads": 90%
@@ -81,31 +88,102 @@ class RandomizedConcurrencyTest {
         }
     }
 
+    /** What a holding is on: a table or attribute, a keyed name (key not null), or a table's IX. */
+    static final class Target {
+        final LockName name;
+        final Object key;
+        final boolean ix;
+
+        Target(LockName name, Object key, boolean ix) {
+            this.name = name;
+            this.key = key;
+            this.ix = ix;
+        }
+
+        static Target of(LockRequest r) {
+            return new Target(r.name(), r.key(), r.mode() == LockMode.IX);
+        }
+
+        boolean keyed() {
+            return key != null;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Target && ((Target) o).name == name
+                    && java.util.Objects.equals(((Target) o).key, key) && ((Target) o).ix == ix;
+        }
+
+        @Override
+        public int hashCode() {
+            return System.identityHashCode(name) * 31 + java.util.Objects.hashCode(key) + (ix ? 1 : 0);
+        }
+
+        @Override
+        public String toString() {
+            return name + (key != null ? "" + key : "") + (ix ? "(IX)" : "");
+        }
+    }
+
     /** The independent rule and the global view of what the test says is held. */
     static final class Checker {
-        private final Map<Owner, Map<LockName, Held>> all = new HashMap<>();
+        private final Map<Owner, Map<Target, Held>> all = new HashMap<>();
 
-        static boolean conflict(LockName n1, LockMode m1, LockName n2, LockMode m2) {
-            if (n1 == n2) {
-                return m1 == LockMode.X || m2 == LockMode.X || (m1 == LockMode.U && m2 == LockMode.U);
+        /** Two holdings on the same name (a table's IX is a mode of the table here). */
+        static boolean modesConflict(LockMode m1, LockMode m2) {
+            if (m1 == LockMode.X || m2 == LockMode.X) {
+                return true;
             }
-            if (n1 instanceof TableLock && n2 instanceof AttributeLock && n2.table() == n1) {
-                return m1 == LockMode.X;
+            if (m1 == LockMode.IX || m2 == LockMode.IX) {
+                return m1 != m2;
             }
-            if (n2 instanceof TableLock && n1 instanceof AttributeLock && n1.table() == n2) {
-                return m2 == LockMode.X;
+            return m1 == LockMode.U && m2 == LockMode.U;
+        }
+
+        /** {@code above} (a table or an attribute, not keyed) and a holding under it. */
+        static boolean aboveConflicts(LockName n, LockMode above, Target under, LockMode m) {
+            if (above == LockMode.X) {
+                return true;
+            }
+            if (above == LockMode.IX) {
+                return false; // under a table: IS or IX, both go with IX
+            }
+            // S or U on a table: rows read; conflicts with inserters and deleters (row key U/X).
+            // S or U on an attribute: values read; conflicts with writers of its cells.
+            // Cells are not under a table's rows; attributes are not under anybody's S or U.
+            boolean writesUnder = m == LockMode.U || m == LockMode.X;
+            return under.name == n && under.keyed() && writesUnder;
+        }
+
+        static boolean conflict(Target t1, LockMode m1, Target t2, LockMode m2) {
+            if (t1.name == t2.name && java.util.Objects.equals(t1.key, t2.key)) {
+                return modesConflict(t1.ix ? LockMode.IX : m1, t2.ix ? LockMode.IX : m2);
+            }
+            if (!t1.keyed() && isUnder(t2, t1.name)) {
+                return aboveConflicts(t1.name, t1.ix ? LockMode.IX : m1, t2, m2);
+            }
+            if (!t2.keyed() && isUnder(t1, t2.name)) {
+                return aboveConflicts(t2.name, t2.ix ? LockMode.IX : m2, t1, m1);
             }
             return false;
         }
 
-        synchronized void set(Owner o, Map<LockName, Held> holdings, boolean check) {
+        /** Whether {@code t} is strictly under name {@code n}: an attribute, row key or cell of a table, or a cell of an attribute. */
+        static boolean isUnder(Target t, LockName n) {
+            if (n instanceof TableLock) {
+                return t.name.table() == n && (t.name != n || t.keyed());
+            }
+            return t.name == n && t.keyed();
+        }
+
+        synchronized void set(Owner o, Map<Target, Held> holdings, boolean check) {
             if (check) {
-                for (Map.Entry<Owner, Map<LockName, Held>> other : all.entrySet()) {
+                for (Map.Entry<Owner, Map<Target, Held>> other : all.entrySet()) {
                     if (other.getKey() == o) {
                         continue;
                     }
-                    for (Map.Entry<LockName, Held> mine : holdings.entrySet()) {
-                        for (Map.Entry<LockName, Held> theirs : other.getValue().entrySet()) {
+                    for (Map.Entry<Target, Held> mine : holdings.entrySet()) {
+                        for (Map.Entry<Target, Held> theirs : other.getValue().entrySet()) {
                             if (conflict(mine.getKey(), mine.getValue().mode, theirs.getKey(),
                                     theirs.getValue().mode)) {
                                 throw new AssertionError("incompatible locks granted together: " + o
@@ -125,6 +203,7 @@ class RandomizedConcurrencyTest {
         final LockManager m;
         final boolean forever;
         final boolean reads;
+        final int escalation;
         final long seed;
         final Checker checker = new Checker();
         final List<TableLock> tables = new ArrayList<>();
@@ -138,6 +217,9 @@ class RandomizedConcurrencyTest {
 
         Run(LockManager m, boolean forever, boolean reads, long seed) {
             this.m = m;
+            this.escalation = reads ? ESCALATION_READS : ESCALATION_HOT;
+            m.setEscalationThreshold(escalation);
+            m.setKeyTableSweepSize(SWEEP);
             this.forever = forever;
             this.reads = reads;
             this.seed = seed;
@@ -246,36 +328,58 @@ class RandomizedConcurrencyTest {
             int parts = !reads && rnd.nextInt(10) == 0 ? 2 : 1;
             for (int p = 0; p < parts; p++) {
                 TableLock t = tables.get(rnd.nextInt(TABLES));
-                int kind = rnd.nextInt(20);
+                int kind = rnd.nextInt(30);
                 if (reads) {
                     int k = rnd.nextInt(100);
-                    kind = k < 2 ? 0 : k < 92 ? 5 : k < 99 ? 15 : 19;
+                    kind = k < 2 ? 0 : k < 60 ? 5 : k < 92 ? 20 : k < 99 ? 15 : 19;
                 }
-                if (kind < 2) { // insert / delete
+                List<Integer> key = List.of(rnd.nextInt(KEYS));
+                if (kind < 2) { // insert / delete of the whole table
                     set.add(LockRequest.x(t));
                 } else if (kind < 11) { // select
                     set.add(LockRequest.s(t));
                     for (int i = 1 + rnd.nextInt(3); i > 0; i--) {
-                        set.add(LockRequest.s(t.attribute(rnd.nextInt(ATTRS), null)));
+                        set.add(LockRequest.s(attr(t, rnd)));
                     }
                 } else if (kind < 16) { // update
                     set.add(LockRequest.s(t));
                     for (int i = rnd.nextInt(3); i > 0; i--) {
-                        set.add(LockRequest.s(t.attribute(rnd.nextInt(ATTRS), null)));
+                        set.add(LockRequest.s(attr(t, rnd)));
                     }
                     for (int i = 1 + rnd.nextInt(2); i > 0; i--) {
-                        set.add(LockRequest.x(t.attribute(rnd.nextInt(ATTRS), null)));
+                        set.add(LockRequest.x(attr(t, rnd)));
                     }
                 } else if (kind < 19) { // a read for update (U), a table's or an attribute's
                     if (rnd.nextInt(4) == 0) {
                         set.add(LockRequest.u(t));
                     } else {
                         set.add(LockRequest.s(t));
-                        set.add(LockRequest.u(t.attribute(rnd.nextInt(ATTRS), null)));
+                        set.add(LockRequest.u(attr(t, rnd)));
                     }
-                } else { // a bare attribute request, no table lock
-                    set.add(rnd.nextBoolean() ? LockRequest.s(t.attribute(rnd.nextInt(ATTRS), null))
-                            : LockRequest.x(t.attribute(rnd.nextInt(ATTRS), null)));
+                } else if (kind < 20) { // a bare attribute request, no table lock
+                    set.add(rnd.nextBoolean() ? LockRequest.s(attr(t, rnd))
+                            : LockRequest.x(attr(t, rnd)));
+                } else if (kind < 24) { // a point read: cells of one row
+                    set.add(LockRequest.s(t));
+                    for (int i = 1 + rnd.nextInt(3); i > 0; i--) {
+                        set.add(LockRequest.cell(attr(t, rnd), key, LockMode.S));
+                    }
+                } else if (kind < 27) { // a point update: read some cells, write others (or U)
+                    set.add(LockRequest.s(t));
+                    for (int i = rnd.nextInt(2); i > 0; i--) {
+                        set.add(LockRequest.cell(attr(t, rnd), key, LockMode.S));
+                    }
+                    LockMode w = rnd.nextInt(4) == 0 ? LockMode.U : LockMode.X;
+                    for (int i = 1 + rnd.nextInt(2); i > 0; i--) {
+                        set.add(LockRequest.cell(attr(t, rnd), key, w));
+                    }
+                } else if (kind < 29) { // an insert (IX and a row key) or a delete (S too)
+                    if (rnd.nextBoolean()) {
+                        set.add(LockRequest.s(t));
+                    }
+                    set.add(LockRequest.rowKey(t, key, rnd.nextInt(5) == 0 ? LockMode.S : LockMode.X));
+                } else { // an insert into a table without keys
+                    set.add(LockRequest.ix(t));
                 }
             }
             LockRequest[] a = set.toArray(new LockRequest[0]);
@@ -286,8 +390,48 @@ class RandomizedConcurrencyTest {
             return set.toArray(new LockRequest[0]);
         }
 
+        static AttributeLock attr(TableLock t, SplittableRandom rnd) {
+            return t.attribute(rnd.nextInt(ATTRS), null);
+        }
+
+        /**
+         * What the owner holds after a granted request, as the contract says: covered requests
+         * change nothing; a keyed request past the escalation threshold locks its parent.
+         */
+        void grant(Map<Target, Held> model, LockRequest q, LockDuration d) {
+            boolean txnCall = d == LockDuration.TRANSACTION;
+            LockMode mode = q.mode();
+            Target target = Target.of(q);
+            if (q.key() != null) {
+                Held parent = model.get(new Target(q.name(), null, false));
+                Held table = model.get(new Target(q.name().table(), null, false));
+                if (parent != null && parent.mode != LockMode.IX && parent.mode.covers(mode)
+                        && (parent.txn || !txnCall)) {
+                    return;
+                }
+                if (!(q.name() instanceof TableLock) && table != null && table.mode == LockMode.X) {
+                    return;
+                }
+                long under = model.keySet().stream().filter(k -> k.keyed() && k.name == q.name()).count();
+                if (under >= escalation) {
+                    target = new Target(q.name(), null, false);
+                }
+            }
+            if (mode == LockMode.IX) {
+                Held table = model.get(new Target(q.name(), null, false));
+                if (table == null || table.mode != LockMode.X) {
+                    model.put(target, new Held(LockMode.IX, true));
+                }
+                return;
+            }
+            Held h = model.get(target);
+            LockMode held = h != null && h.mode.covers(mode) ? h.mode : mode;
+            boolean t = (h != null && h.txn) || txnCall || held != LockMode.S;
+            model.put(target, new Held(held, t));
+        }
+
         void worker(Owner o, SplittableRandom rnd) {
-            Map<LockName, Held> model = new HashMap<>();
+            Map<Target, Held> model = new HashMap<>();
             long end = System.nanoTime() + RUN_NANOS;
             for (int txn = 0; txn < MAX_TXNS && !stop && System.nanoTime() < end; txn++) {
                 txns.incrementAndGet();
@@ -303,11 +447,7 @@ class RandomizedConcurrencyTest {
                         granted.incrementAndGet();
                         grantedRequests.addAndGet(set.length);
                         for (LockRequest q : set) {
-                            Held h = model.get(q.name());
-                            LockMode mode = h != null && h.mode.covers(q.mode()) ? h.mode : q.mode();
-                            boolean t = (h != null && h.txn) || d == LockDuration.TRANSACTION
-                                    || mode != LockMode.S;
-                            model.put(q.name(), new Held(mode, t));
+                            grant(model, q, d);
                         }
                         checker.set(o, model, true);
                         verify(o, model);
@@ -359,14 +499,28 @@ class RandomizedConcurrencyTest {
             }
         }
 
-        void verify(Owner o, Map<LockName, Held> model) {
+        void verify(Owner o, Map<Target, Held> model) {
             for (LockName n : names) {
-                Held h = model.get(n);
+                Held h = model.get(new Target(n, null, false));
                 LockMode expected = h == null ? null : h.mode;
-                LockMode actual = m.held(o, n);
-                if (expected != actual) {
-                    throw new AssertionError(o + " holds " + actual + " on " + n + ", expected " + expected);
+                if (expected == null && n instanceof TableLock && (model.containsKey(new Target(n, null, true))
+                        || model.entrySet().stream().anyMatch(e -> e.getKey().name == n && e.getKey().keyed()
+                                && e.getValue().mode != LockMode.S))) {
+                    expected = LockMode.IX; // asked for, or under a U or X row key
                 }
+                check(o, n, expected);
+                for (int k = 0; k < KEYS; k++) {
+                    Object key = List.of(k);
+                    Held kh = model.get(new Target(n, key, false));
+                    check(o, new KeyLock(n, key), kh == null ? null : kh.mode);
+                }
+            }
+        }
+
+        private void check(Owner o, LockName n, LockMode expected) {
+            LockMode actual = m.held(o, n);
+            if (expected != actual) {
+                throw new AssertionError(o + " holds " + actual + " on " + n + ", expected " + expected);
             }
         }
 

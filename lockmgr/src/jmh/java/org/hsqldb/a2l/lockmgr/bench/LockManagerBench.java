@@ -5,6 +5,7 @@ import java.util.concurrent.TimeUnit;
 import org.hsqldb.a2l.lockmgr.FastLockManager;
 import org.hsqldb.a2l.lockmgr.LockDuration;
 import org.hsqldb.a2l.lockmgr.LockManager;
+import org.hsqldb.a2l.lockmgr.LockMode;
 import org.hsqldb.a2l.lockmgr.LockRequest;
 import org.hsqldb.a2l.lockmgr.LockResult;
 import org.hsqldb.a2l.lockmgr.MutexLockManager;
@@ -30,7 +31,12 @@ import org.openjdk.jmh.infra.ThreadParams;
  * <ul>
  * <li>{@code read}: a read-only statement, {S(T), S(T.a), S(T.b), S(T.c)};</li>
  * <li>{@code update}: {S(T), S(T.k), X(T.v)} (an UPDATE of a non-indexed column);</li>
- * <li>{@code insert}: {X(T)}.</li>
+ * <li>{@code insert}: {X(T)};</li>
+ * <li>{@code cellRead}, {@code cellUpdate}, {@code keyInsert}: the same statements at cell
+ *     granularity, addressing one row by key: {S(T), S(T.a[k]), S(T.b[k]), S(T.c[k])},
+ *     {S(T), S(T.k[k]), X(T.v[k])} and {X(T[k])} (a row key; IX on the table). Each thread
+ *     goes round its own {@value #KEYS} rows, so operations look keyed names up (and, past
+ *     the first round, find them) and threads on one table do not conflict.</li>
  * </ul>
  * {@code uncontended}: one thread. {@code sameTable}: two threads, two owners, the same
  * table (read sets share; update and insert sets conflict and take turns).
@@ -47,8 +53,13 @@ public class LockManagerBench {
     @Param({"fast", "mutex"})
     public String impl;
 
-    @Param({"read", "update", "insert"})
+    @Param({"read", "update", "insert", "cellRead", "cellUpdate", "keyInsert"})
     public String set;
+
+    /** Rows each thread goes round in the keyed sets. */
+    static final int KEYS = 1024;
+
+    final TableLock[] tables = new TableLock[2];
 
     LockManager manager;
     final LockRequest[][] sets = new LockRequest[2][];
@@ -58,6 +69,7 @@ public class LockManagerBench {
         manager = impl.equals("fast") ? new FastLockManager() : new MutexLockManager();
         for (int i = 0; i < 2; i++) {
             TableLock t = manager.table("T" + i, "PUBLIC.T" + i);
+            tables[i] = t;
             // a few more columns, so attributes are not all neighbours of the table
             for (int c = 0; c < 8; c++) {
                 t.attribute(c, "C" + c);
@@ -71,18 +83,55 @@ public class LockManagerBench {
                     sets[i] = new LockRequest[] {LockRequest.s(t), LockRequest.s(t.attribute(0, "C0")),
                         LockRequest.x(t.attribute(3, "C3"))};
                     break;
-                default:
+                case "insert":
                     sets[i] = new LockRequest[] {LockRequest.x(t)};
+                    break;
+                default:
+                    sets[i] = null; // keyed: per thread and row, see keyedSet
             }
         }
+    }
+
+    /** The keyed statement of this benchmark on table {@code t}, row {@code key}. */
+    LockRequest[] keyedSet(TableLock t, Integer key) {
+        switch (set) {
+            case "cellRead":
+                return new LockRequest[] {LockRequest.s(t),
+                    LockRequest.cell(t.attribute(0, "C0"), key, LockMode.S),
+                    LockRequest.cell(t.attribute(1, "C1"), key, LockMode.S),
+                    LockRequest.cell(t.attribute(2, "C2"), key, LockMode.S)};
+            case "cellUpdate":
+                return new LockRequest[] {LockRequest.s(t),
+                    LockRequest.cell(t.attribute(0, "C0"), key, LockMode.S),
+                    LockRequest.cell(t.attribute(3, "C3"), key, LockMode.X)};
+            default:
+                return new LockRequest[] {LockRequest.rowKey(t, key, LockMode.X)};
+        }
+    }
+
+    /**
+     * A thread's statements: the fixed set, or for the keyed sets one per row of the
+     * thread's own {@value #KEYS} rows (made here, so that operations measure the lock
+     * manager and not the allocation of requests).
+     */
+    LockRequest[][] rounds(int table, int thread) {
+        if (sets[table] != null) {
+            return new LockRequest[][] {sets[table]};
+        }
+        LockRequest[][] r = new LockRequest[KEYS][];
+        for (int k = 0; k < KEYS; k++) {
+            r[k] = keyedSet(tables[table], thread * KEYS + k);
+        }
+        return r;
     }
 
     /** A session: one owner per benchmark thread. */
     @State(Scope.Thread)
     public static class Session {
         Owner owner;
-        LockRequest[] same;
-        LockRequest[] own;
+        LockRequest[][] same;
+        LockRequest[][] own;
+        int next;
         LockManager manager;
 
         @Setup(Level.Trial)
@@ -90,8 +139,14 @@ public class LockManagerBench {
             manager = b.manager;
             int i = tp.getThreadIndex();
             owner = manager.register(i, "bench-" + i);
-            same = b.sets[0];
-            own = b.sets[i % 2];
+            same = b.rounds(0, i);
+            own = b.rounds(i % 2, i);
+        }
+
+        LockRequest[] next(LockRequest[][] sets) {
+            LockRequest[] s = sets[next];
+            next = next + 1 == sets.length ? 0 : next + 1;
+            return s;
         }
 
         @TearDown(Level.Trial)
@@ -111,7 +166,7 @@ public class LockManagerBench {
         public void setUp(LockManagerBench b, ThreadParams tp) {
             manager = b.manager;
             owner = manager.register(100 + tp.getThreadIndex(), "holder");
-            same = b.sets[0];
+            same = b.rounds(0, tp.getThreadIndex())[0];
             if (!manager.acquire(owner, same, LockDuration.TRANSACTION, 0).isGranted()) {
                 throw new IllegalStateException("could not take the set");
             }
@@ -142,19 +197,19 @@ public class LockManagerBench {
     @Benchmark
     @Threads(1)
     public LockResult uncontended(Session s) {
-        return run(s, s.same);
+        return run(s, s.next(s.same));
     }
 
     @Benchmark
     @Threads(2)
     public LockResult sameTable(Session s) {
-        return run(s, s.same);
+        return run(s, s.next(s.same));
     }
 
     @Benchmark
     @Threads(2)
     public LockResult otherTable(Session s) {
-        return run(s, s.own);
+        return run(s, s.next(s.own));
     }
 
     @Benchmark

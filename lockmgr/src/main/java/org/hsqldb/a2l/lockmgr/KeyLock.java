@@ -1,0 +1,67 @@
+package org.hsqldb.a2l.lockmgr;
+
+import java.util.List;
+
+/**
+ * A keyed lock name: a <em>row key</em> (a table and the values of its primary key) or a
+ * <em>cell</em> (an attribute and a row key). The engine does not make these; it asks for
+ * them by parent and key ({@link LockRequest#rowKey}, {@link LockRequest#cell}) and the
+ * manager resolves the request to the name object at acquire time, making it if needed.
+ *
+ * <p>Keys are compared with {@code equals} and must be immutable values (e.g.
+ * {@code List.of(1, 3)}; not arrays, whose {@code equals} is identity); two keys that the
+ * engine considers the same row must be equal objects (the engine normalizes its values
+ * first).
+ * A name nobody holds or awaits may be swept from its parent's table once that table grows
+ * past {@link LockManager#keyTableSweepSize()}; a request that meets a swept name looks it
+ * up again.
+ */
+public final class KeyLock extends LockName {
+
+    private final LockName parent;
+    private final Object key;
+
+    KeyLock(LockName parent, Object key) {
+        super(parent.manager, 0, mix(parent.hash * 31 + key.hashCode()) * 0x9E3779B9);
+        this.parent = parent;
+        this.key = key;
+    }
+
+    @Override
+    public TableLock table() {
+        return parent.table();
+    }
+
+    /** The table (a row key) or the attribute (a cell) this name is under. */
+    @Override
+    public LockName parent() {
+        return parent;
+    }
+
+    /** The key this name was made for. */
+    public Object key() {
+        return key;
+    }
+
+    /** Whether this is a cell (its parent is an attribute) rather than a row key. */
+    public boolean isCell() {
+        return parent instanceof AttributeLock;
+    }
+
+    @Override
+    int level() {
+        return isCell() ? 2 : 1;
+    }
+
+    @Override
+    public String toString() {
+        return parent + "[" + keyString(key) + "]";
+    }
+
+    /** A key for display: a list's elements without its brackets ({@code T.c[1, 3]}). */
+    static String keyString(Object key) {
+        String s = String.valueOf(key);
+        return key instanceof List && s.startsWith("[") && s.endsWith("]")
+                ? s.substring(1, s.length() - 1) : s;
+    }
+}
