@@ -213,6 +213,7 @@ class DropInJarIT {
 
     /** examples/embedded-app on a Java 11 runtime, when this machine has one. */
     @Test
+    @RequiresPatch("Show-locks-lock-counters") // the example resets and reads the lock counters under A2L
     void theExampleRunsOnJava11(@TempDir Path dir) throws Exception {
         Path java11 = java11();
         assumeTrue(java11 != null, "no Java 11 runtime (JAVA11_HOME unset, none under /usr/lib/jvm; Debian bookworm has no "
@@ -224,6 +225,7 @@ class DropInJarIT {
 
     /** examples/embedded-app, compiled with --release 11, on this JVM: its classes and the fork's are Java 11's. */
     @Test
+    @RequiresPatch("Show-locks-lock-counters")
     void theExampleRunsFromJava11ClassFiles(@TempDir Path dir) throws Exception {
         String out = run(List.of(java(), "-cp", compileExample(dir), "com.example.a2l.EmbeddedApp"));
         assertTrue(out.contains("classfile com.example.a2l.EmbeddedApp=" + JAVA_11), out);
