@@ -20,6 +20,11 @@ public final class KeyLock extends LockName {
 
     private final LockName parent;
     private final Object key;
+    /**
+     * Set once a sweep's kill is final (DEAD in the word may still be undone before that):
+     * only then may a request that finds this name take it out of its key table.
+     */
+    volatile boolean swept;
 
     KeyLock(LockName parent, Object key) {
         super(parent.manager, 0, mix(parent.hash * 31 + key.hashCode()) * 0x9E3779B9);

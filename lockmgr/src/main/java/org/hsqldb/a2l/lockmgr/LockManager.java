@@ -508,7 +508,11 @@ public abstract class LockManager {
             if ((k.word & LockWord.DEAD) == 0) {
                 return k;
             }
-            keys.map.remove(key, k);
+            if (k.swept) {
+                keys.map.remove(key, k);
+            } else {
+                Thread.onSpinWait(); // a sweeper is deciding: it takes DEAD back, or it sweeps
+            }
         }
     }
 
@@ -519,6 +523,7 @@ public abstract class LockManager {
         try {
             for (KeyLock k : keys.map.values()) {
                 if (tryKill(k)) {
+                    k.swept = true;
                     keys.map.remove(k.key(), k);
                 }
             }
