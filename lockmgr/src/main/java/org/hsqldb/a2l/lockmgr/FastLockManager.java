@@ -256,13 +256,21 @@ public final class FastLockManager extends LockManager {
         Waiter w = o.waiter;
         synchronized (q) {
             n.setWaiterBit();
-            if ((n.word & LockWord.DEAD) != 0
+            // read DEAD once: a sweeper may take a DEAD of its own back meanwhile, and a
+            // grant must not be reported that tryGrant was never asked for
+            boolean dead = (n.word & LockWord.DEAD) != 0;
+            if (dead
                     || tryGrant(q, null, n, slot, kind, selfS, selfX, selfI, selfU, selfIX, converter)) {
-                boolean dead = (n.word & LockWord.DEAD) != 0;
                 if (q.isEmpty()) {
                     n.clearWaiterBit();
                 }
                 return dead ? R_RETRY : GRANTED_NOW;
+            }
+            if (timeout == NO_WAIT) {
+                if (q.isEmpty()) {
+                    n.clearWaiterBit();
+                }
+                return R_TIMEOUT;
             }
             w.set(n, kind, converter, selfS, selfX, selfI, selfU, selfIX, r, txn);
             q.enqueue(w);

@@ -71,6 +71,8 @@ public abstract class LockManager {
     static final int GRANTED_NOW = 0, GRANTED_WAITED = 1, R_DEADLOCK = 2, R_TIMEOUT = 3,
             R_CANCELLED = 4, R_INTERRUPTED = 5, R_RETRY = 6;
     static final int DEFAULT_KEY_SWEEP_SIZE = 4096, DEFAULT_ESCALATION_THRESHOLD = 64;
+    /** A lockNode timeout: grant now or fail with R_TIMEOUT, never queue (escalation attempts). */
+    static final long NO_WAIT = Long.MIN_VALUE;
 
     private final ConcurrentHashMap<Object, TableLock> tables = new ConcurrentHashMap<>();
     private final AtomicInteger nameIds = new AtomicInteger();
@@ -288,7 +290,15 @@ public abstract class LockManager {
                     int st = intend(o, h.parent, target instanceof KeyLock && mode != S ? IX : IS,
                             r, txn, timeout);
                     if (st <= GRANTED_WAITED) {
-                        int own = lockNode(o, h, mode, r, txn, timeout);
+                        // an escalation is only tried: if the parent is not free now, the
+                        // owner goes on with keyed locks (two owners escalating under the
+                        // same parent would otherwise deadlock, each holding its intention)
+                        int own = lockNode(o, h, mode, r, txn, escalated ? NO_WAIT : timeout);
+                        if (escalated && own == R_TIMEOUT) {
+                            escalated = false;
+                            key = r.key();
+                            continue;
+                        }
                         st = own > GRANTED_WAITED ? own : Math.max(st, own);
                     }
                     if (st == R_RETRY) {
@@ -553,7 +563,10 @@ public abstract class LockManager {
      * How many keyed names (cells of one attribute, row keys of one table) an owner takes
      * under one parent before a further keyed request takes the parent itself in its mode
      * (lock escalation; counted in {@link LockCounters#escalations()}). Keeps an owner's lock
-     * memory bounded; default 64.
+     * memory bounded; default 64. An escalation is only tried: when the parent cannot be
+     * granted at once (another owner holds something under it that conflicts), the request
+     * takes its keyed lock as usual, and a later one tries again; two owners escalating
+     * under one parent would otherwise deadlock, each holding its intention.
      */
     public final void setEscalationThreshold(int keys) {
         if (keys < 1) {
@@ -710,6 +723,15 @@ public abstract class LockManager {
             return h.ix && name instanceof TableLock ? LockMode.IX : null;
         }
         return LockMode.of(h.mode);
+    }
+
+    /**
+     * Whether the owner holds IX on the table, asked for or under a U or X row key, or X,
+     * which covers it. For the owner's own thread, like {@link #held}.
+     */
+    public final boolean holdsIx(Owner o, TableLock table) {
+        Hold h = o.find(table);
+        return h != null && (h.ix || h.mode == X);
     }
 
     // ---- observability -----------------------------------------------------------------

@@ -113,6 +113,9 @@ public final class MutexLockManager extends LockManager {
             grant(o, n, kind);
             return GRANTED_NOW;
         }
+        if (timeout == NO_WAIT) {
+            return R_TIMEOUT;
+        }
         Waiter w = o.waiter;
         w.set(n, kind, converter, 0, 0, 0, 0, 0, r, txn);
         q.enqueue(w);

@@ -1049,6 +1049,25 @@ abstract class LockManagerContract {
     }
 
     @Test
+    void anEscalationThatWouldWaitIsNotMadeAndTwoEscalatingOwnersDoNotDeadlock() {
+        m.setEscalationThreshold(2);
+        Session a = session(1), b = session(2);
+        a.grant(keyX(t, 1), keyX(t, 2));
+        b.grant(keyX(t, 11), keyX(t, 12));
+        // both are past the threshold; X(T) is not free for either (the other's IX): no escalation
+        a.grant(keyX(t, 3));
+        b.grant(keyX(t, 13));
+        assertEquals(0, m.counters().escalations());
+        assertEquals(LockMode.IX, a.held(t));
+        b.releaseAll();
+        a.grant(keyX(t, 4));                     // free now: escalates
+        assertEquals(1, m.counters().escalations());
+        assertEquals(LockMode.X, a.held(t));
+        a.releaseAll();
+        assertEquals(List.of(), m.snapshot());
+    }
+
+    @Test
     void keyedNamesNobodyHoldsAreSweptAndHeldOnesStay() {
         m.setKeyTableSweepSize(8);
         Session a = session(1), b = session(2), c = session(3);

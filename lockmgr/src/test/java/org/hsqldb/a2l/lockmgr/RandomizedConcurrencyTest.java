@@ -398,6 +398,36 @@ class RandomizedConcurrencyTest {
          * What the owner holds after a granted request, as the contract says: covered requests
          * change nothing; a keyed request past the escalation threshold locks its parent.
          */
+        /** Per worker: parents under which a request of the current call tried to escalate. */
+        final ThreadLocal<Map<LockName, LockMode>> escalatingUnder = ThreadLocal.withInitial(
+                java.util.IdentityHashMap::new);
+
+        /**
+         * After a granted call that tried escalations: the model from what the owner holds,
+         * modes and durations, as its snapshot shows them (whether an escalation was made
+         * depends on the other owners, and what it covers on what came after it in the call).
+         */
+        void resync(Owner o, Map<Target, Held> model) {
+            Map<LockName, LockMode> escalating = escalatingUnder.get();
+            if (escalating.isEmpty()) {
+                return;
+            }
+            Map<Target, Held> actual = new HashMap<>();
+            for (LockInfo i : m.snapshot()) {
+                if (i.ownerId() != o.id() || i.state() != LockInfo.State.HELD) {
+                    continue;
+                }
+                LockName n = i.name();
+                Target t = n instanceof KeyLock ? new Target(n.parent(), ((KeyLock) n).key(), false)
+                        : new Target(n, null, i.mode() == LockMode.IX);
+                actual.put(t, new Held(i.mode(), i.duration() == LockDuration.TRANSACTION));
+            }
+            // all of it: an escalation to X on a table also covers the cells asked for after it
+            model.clear();
+            model.putAll(actual);
+            escalating.clear();
+        }
+
         void grant(Map<Target, Held> model, LockRequest q, LockDuration d) {
             boolean txnCall = d == LockDuration.TRANSACTION;
             LockMode mode = q.mode();
@@ -414,7 +444,10 @@ class RandomizedConcurrencyTest {
                 }
                 long under = model.keySet().stream().filter(k -> k.keyed() && k.name == q.name()).count();
                 if (under >= escalation) {
-                    target = new Target(q.name(), null, false);
+                    // an escalation is only tried (it takes the parent if that is free now,
+                    // else the key): the owner's state after the call says which; see resync
+                    escalatingUnder.get().merge(q.name(), mode, (x, y) -> x.covers(y) ? x : y);
+                    return;
                 }
             }
             if (mode == LockMode.IX) {
@@ -449,6 +482,7 @@ class RandomizedConcurrencyTest {
                         for (LockRequest q : set) {
                             grant(model, q, d);
                         }
+                        resync(o, model);
                         checker.set(o, model, true);
                         verify(o, model);
                         work(rnd);
@@ -464,6 +498,7 @@ class RandomizedConcurrencyTest {
                         }
                         verify(o, model);
                     } else {
+                        escalatingUnder.get().clear();
                         // the owner holds exactly what it held before the call
                         verify(o, model);
                         switch (r.status()) {
