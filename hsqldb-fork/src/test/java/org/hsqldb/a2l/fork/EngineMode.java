@@ -25,7 +25,8 @@ public enum EngineMode {
     MVCC("mvcc", "hsqldb.tx=mvcc", null),
     LF("lf", "hsqldb.tx=locks;hsqldb.latch_free=true", "Add-the-LATCH-FREE-database-setting"),
     A2L("a2l", "hsqldb.tx=a2l", "Add-transaction-control-A2L"),
-    A2L_LATCHED("a2l-latched", "hsqldb.tx=a2l;hsqldb.latch_free=false", "Add-transaction-control-A2L");
+    A2L_LATCHED("a2l-latched", "hsqldb.tx=a2l;hsqldb.latch_free=false", "Add-transaction-control-A2L"),
+    A2L_CELL("a2l-cell", "hsqldb.tx=a2l;hsqldb.lock_granularity=cell", "Lock-cells-for-statements-that-address");
 
     /**
      * The SQL statement that sets each URL property a mode may use, as a
@@ -36,7 +37,8 @@ public enum EngineMode {
      */
     private static final Map<String, String> SETTING_SQL = Map.of(
             "hsqldb.tx", "SET DATABASE TRANSACTION CONTROL %s",
-            "hsqldb.latch_free", "SET DATABASE LATCH FREE %s");
+            "hsqldb.latch_free", "SET DATABASE LATCH FREE %s",
+            "hsqldb.lock_granularity", "SET DATABASE LOCK GRANULARITY %s");
 
     private final String id;
     private final Map<String, String> urlProperties;

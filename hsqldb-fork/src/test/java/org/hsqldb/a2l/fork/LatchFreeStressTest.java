@@ -68,6 +68,12 @@ class LatchFreeStressTest {
         assertTrue(workload.commits.get() > 1000, "the workload must actually commit work: " + workload.summary());
     }
 
+    @RepeatedTest(3)
+    @RequiresPatch("Lock-cells-for-statements-that-address")
+    void theWorkloadUnderCellLocks(RepetitionInfo repetition) {
+        stress(EngineMode.A2L_CELL, repetition.getCurrentRepetition());
+    }
+
     @Test
     void theWorkloadChecksAreAbleToFail() throws Exception {
         ConcurrencyWorkload workload = new ConcurrencyWorkload("jdbc:hsqldb:mem:lfbroken;hsqldb.latch_free=true");

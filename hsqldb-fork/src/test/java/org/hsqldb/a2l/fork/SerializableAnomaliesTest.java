@@ -50,12 +50,14 @@ class SerializableAnomaliesTest {
 
     static Stream<Arguments> schedules() {
         Stream.Builder<Arguments> b = Stream.builder();
-        for (EngineMode mode : new EngineMode[] {EngineMode.A2L, EngineMode.A2L_LATCHED, EngineMode.LF}) {
+        for (EngineMode mode : new EngineMode[] {EngineMode.A2L, EngineMode.A2L_LATCHED, EngineMode.A2L_CELL,
+            EngineMode.LF}) {
             b.add(Arguments.of(mode, Release.AT_COMMIT));
         }
         b.add(Arguments.of(EngineMode.A2L, Release.EARLY));
         b.add(Arguments.of(EngineMode.LF, Release.EARLY));
         b.add(Arguments.of(EngineMode.A2L, Release.FOR_UPDATE));
+        b.add(Arguments.of(EngineMode.A2L_CELL, Release.FOR_UPDATE));
         b.add(Arguments.of(EngineMode.LF, Release.FOR_UPDATE));
         return b.build();
     }

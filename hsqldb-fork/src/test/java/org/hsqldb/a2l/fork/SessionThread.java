@@ -73,6 +73,26 @@ public final class SessionThread implements AutoCloseable {
         });
     }
 
+    /** As {@link #submit(String)}, as a prepared statement with these parameter values. */
+    public Future<Integer> submitPrepared(String sql, Object... parameters) {
+        return executor.submit(() -> {
+            try (java.sql.PreparedStatement s = connection.prepareStatement(sql)) {
+                for (int i = 0; i < parameters.length; i++) {
+                    s.setObject(i + 1, parameters[i]);
+                }
+                if (s.execute()) {
+                    try (ResultSet rs = s.getResultSet()) {
+                        while (rs.next()) {
+                            // materialize
+                        }
+                    }
+                    return -1;
+                }
+                return s.getUpdateCount();
+            }
+        });
+    }
+
     /** Runs the statement and waits for it (at most a minute). */
     public int execute(String sql) throws SQLException {
         return await(submit(sql));

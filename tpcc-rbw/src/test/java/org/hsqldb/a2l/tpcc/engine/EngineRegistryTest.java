@@ -17,8 +17,8 @@ class EngineRegistryTest {
     void theStartingConfigurationsAreThere() {
         EngineRegistry r = EngineRegistry.load();
         assertEquals(List.of("upstream", "upstream-mvcc", "upstream-mvlocks", "fork-locks", "fork-lf", "fork-a2l",
-                "fork-a2l-latched", "fork-lf-rl", "fork-a2l-rl", "fork-mvlocks", "fork-mvcc", "fork-a2l-plain",
-                "fork-a2l-uread", "h2", "derby", "postgresql"), r.names());
+                "fork-a2l-latched", "fork-a2l-cell", "fork-lf-rl", "fork-a2l-rl", "fork-mvlocks", "fork-mvcc",
+                "fork-a2l-plain", "fork-a2l-uread", "h2", "derby", "postgresql"), r.names());
         assertEquals("declared-write-sets", r.find("fork-a2l-rl").orElseThrow().hook());
         EngineConfig up = r.find("upstream").orElseThrow();
         assertEquals(EngineConfig.JarKind.UPSTREAM, up.jar());

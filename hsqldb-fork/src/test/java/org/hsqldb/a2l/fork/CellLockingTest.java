@@ -1,0 +1,383 @@
+package org.hsqldb.a2l.fork;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * A2L under LOCK GRANULARITY CELL: a statement that addresses one row by its whole primary key
+ * locks that row's cells, so transactions that write the same column of different rows run
+ * together; the same cell, and the whole column (scans), still wait. Each case is also run
+ * under column granularity, where the same schedule waits, so that the test can fail.
+ */
+@RequiresPatch("Lock-cells-for-statements-that-address")
+class CellLockingTest {
+
+    private static final AtomicInteger databases = new AtomicInteger();
+
+    private static String url(boolean cells) {
+        return EngineMode.A2L.url("jdbc:hsqldb:mem:cells" + databases.incrementAndGet())
+                + (cells ? ";hsqldb.lock_granularity=cell" : "");
+    }
+
+    private static void create(SessionThread s) throws SQLException {
+        s.execute("CREATE TABLE t (w INT, d INT, b INT, c INT, PRIMARY KEY (w, d))");
+        s.execute("INSERT INTO t VALUES (1, 1, 10, 20), (1, 2, 11, 21), (2, 1, 12, 22)");
+    }
+
+    /**
+     * Runs {@code first} in one transaction, then {@code second} in another: under cells the
+     * second runs at once, under columns it waits for the first to commit; then both commit.
+     */
+    private static void togetherUnderCellsWaitingUnderColumns(String first, Object[] firstValues, String second,
+            Object[] secondValues, String check, long expected) throws Exception {
+        for (boolean cells : new boolean[] {true, false}) {
+            String url = url(cells);
+            try (SessionThread one = new SessionThread(Engines.fork(url), "one");
+                 SessionThread two = new SessionThread(Engines.fork(url), "two")) {
+                create(one);
+                one.setAutoCommit(false);
+                two.setAutoCommit(false);
+                assertEquals(1, SessionThread.await(one.submitPrepared(first, firstValues)));
+                Future<Integer> other = two.submitPrepared(second, secondValues);
+                if (cells) {
+                    assertEquals(1, SessionThread.await(other), "cells: at once");
+                } else {
+                    two.awaitLockWait();
+                    assertFalse(other.isDone(), "columns: waits");
+                }
+                one.commit();
+                assertEquals(1, SessionThread.await(other));
+                two.commit();
+                assertEquals(expected, one.queryLong(check));
+            }
+        }
+    }
+
+    @Test
+    void theSameColumnOfTwoRowsIsWrittenTogetherUnderCellsAndWaitsUnderColumns() throws Exception {
+        togetherUnderCellsWaitingUnderColumns("UPDATE t SET b = b + ? WHERE w = ? AND d = ?", new Object[] {1, 1, 1},
+                "UPDATE t SET b = b + ? WHERE d = ? AND w = ?", new Object[] {5, 2, 1},
+                "SELECT SUM(b) FROM t", 10 + 1 + 11 + 5 + 12);
+    }
+
+    @Test
+    void insertsOfDifferentKeysRunTogetherUnderCellsAndWaitUnderColumns() throws Exception {
+        togetherUnderCellsWaitingUnderColumns("INSERT INTO t VALUES (?, ?, 0, 0)", new Object[] {5, 1},
+                "INSERT INTO t VALUES (?, ?, 0, 0)", new Object[] {5, 2}, "SELECT COUNT(*) FROM t", 5);
+    }
+
+    @Test
+    void theSameCellWaitsAndItsReaderWaitsAReaderOfAnotherRowDoesNot() throws Exception {
+        String url = url(true);
+        try (SessionThread writer = new SessionThread(Engines.fork(url), "writer");
+             SessionThread other = new SessionThread(Engines.fork(url), "other")) {
+            create(writer);
+            writer.setAutoCommit(false);
+            other.setAutoCommit(false);
+            writer.execute("UPDATE t SET b = 99 WHERE w = 1 AND d = 1");
+
+            assertEquals(11, other.queryLong("SELECT b FROM t WHERE w = 1 AND d = 2"));
+            assertEquals(20, other.queryLong("SELECT c FROM t WHERE w = 1 AND d = 1"), "another column of the row");
+            Future<Integer> sameCell = other.submitPrepared("SELECT b FROM t WHERE w = ? AND d = ?", 1, 1);
+            other.awaitLockWait();
+            writer.commit();
+            SessionThread.await(sameCell);
+            other.commit();
+
+            writer.execute("UPDATE t SET b = 98 WHERE w = 2 AND d = 1");
+            Future<Integer> sameCellWrite = other.submit("UPDATE t SET b = 0 WHERE w = 2 AND d = 1");
+            other.awaitLockWait();
+            writer.rollback();
+            assertEquals(1, SessionThread.await(sameCellWrite));
+            other.commit();
+            assertEquals(0, writer.queryLong("SELECT b FROM t WHERE w = 2 AND d = 1"));
+        }
+    }
+
+    @Test
+    void aScanOfTheColumnAndACellWriterExcludeEachOther() throws Exception {
+        String url = url(true);
+        try (SessionThread writer = new SessionThread(Engines.fork(url), "writer");
+             SessionThread scanner = new SessionThread(Engines.fork(url), "scanner")) {
+            create(writer);
+            writer.setAutoCommit(false);
+            scanner.setAutoCommit(false);
+            scanner.setIsolation(Connection.TRANSACTION_SERIALIZABLE);
+
+            writer.execute("UPDATE t SET b = b + 1 WHERE w = 1 AND d = 2");
+            Future<Integer> sum = scanner.submit("SELECT SUM(b) FROM t");
+            scanner.awaitLockWait();
+            writer.commit();
+            SessionThread.await(sum);
+
+            // the scanner holds S on column b to its end: a cell writer of b waits, of c does not
+            assertEquals(1, writer.execute("UPDATE t SET c = 0 WHERE w = 1 AND d = 1"));
+            Future<Integer> write = writer.submit("UPDATE t SET b = 0 WHERE w = 1 AND d = 1");
+            writer.awaitLockWait();
+            scanner.commit();
+            assertEquals(1, SessionThread.await(write));
+            writer.commit();
+        }
+    }
+
+    @Test
+    void aPointReadOfAMissingKeyKeepsItsInsertOut() throws Exception {
+        String url = url(true);
+        try (SessionThread reader = new SessionThread(Engines.fork(url), "reader");
+             SessionThread inserter = new SessionThread(Engines.fork(url), "inserter")) {
+            create(reader);
+            reader.setAutoCommit(false);
+            reader.setIsolation(Connection.TRANSACTION_SERIALIZABLE);
+            assertEquals(-1, SessionThread.await(reader.submit("SELECT b FROM t WHERE w = 9 AND d = 9")));
+            Future<Integer> insert = inserter.submit("INSERT INTO t VALUES (9, 9, 0, 0)");
+            inserter.awaitLockWait();
+            reader.commit();
+            assertEquals(1, SessionThread.await(insert));
+        }
+    }
+
+    @Test
+    void forUpdateOfOneRowLocksItsCellsForTheUpdate() throws Exception {
+        String url = url(true);
+        try (SessionThread one = new SessionThread(Engines.fork(url), "one");
+             SessionThread two = new SessionThread(Engines.fork(url), "two")) {
+            create(one);
+            one.setAutoCommit(false);
+            two.setAutoCommit(false);
+            SessionThread.await(one.submit("SELECT b FROM t WHERE w = 1 AND d = 1 FOR UPDATE OF b"));
+            SessionThread.await(two.submit("SELECT b FROM t WHERE w = 1 AND d = 2 FOR UPDATE OF b"));
+            Future<Integer> same = two.submit("SELECT b FROM t WHERE w = 1 AND d = 1 FOR UPDATE OF b");
+            two.awaitLockWait();
+            one.execute("UPDATE t SET b = 50 WHERE w = 1 AND d = 1");
+            one.commit();
+            SessionThread.await(same);
+            two.commit();
+        }
+    }
+
+    @Test
+    void explainSaysWhichAccessLocksCellsAndWhyOthersLockColumns() throws SQLException {
+        try (Connection c = Engines.fork(url(true)); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE t (w INT, d INT, b INT, c INT, PRIMARY KEY (w, d))");
+            s.execute("CREATE TABLE v (k VARCHAR(10) PRIMARY KEY, b INT)");
+            assertEquals(List.of("DATABASE S DATABASE null", "PUBLIC.T S TABLE null",
+                    "PUBLIC.T.B[?, 3] X CELL one row by its primary key",
+                    "PUBLIC.T.D[?, 3] S CELL one row by its primary key",
+                    "PUBLIC.T.W[?, 3] S CELL one row by its primary key"),
+                    explain(s, "UPDATE t SET b = b + 1 WHERE w = ? AND d = 3"));
+            assertTrue(explain(s, "SELECT b FROM t WHERE w = 1").contains(
+                    "PUBLIC.T.B S COLUMN rows not addressed by the whole primary key"), () -> explain(s, "x").toString());
+            assertTrue(explain(s, "SELECT b FROM v WHERE k = 'a'").contains(
+                    "PUBLIC.V.B S COLUMN a primary key column not of an integral type"));
+            assertTrue(explain(s, "SELECT b FROM t WHERE w = 1 AND d = 1 OR w = 2 AND d = 2").stream()
+                    .anyMatch(l -> l.startsWith("PUBLIC.T.B S COLUMN")));
+        }
+    }
+
+    @Test
+    void aDuplicateKeyWaitsForTheFirstInsertThenFailsOrSucceeds() throws Exception {
+        String url = url(true);
+        try (SessionThread one = new SessionThread(Engines.fork(url), "one");
+             SessionThread two = new SessionThread(Engines.fork(url), "two")) {
+            create(one);
+            one.setAutoCommit(false);
+            two.setAutoCommit(false);
+            one.execute("INSERT INTO t VALUES (7, 1, 0, 0)");
+            Future<Integer> duplicate = two.submit("INSERT INTO t VALUES (7, 1, 1, 1)");
+            two.awaitLockWait();
+            one.rollback();
+            assertEquals(1, SessionThread.await(duplicate), "the first insert rolled back: the key is free");
+            two.commit();
+
+            one.execute("INSERT INTO t VALUES (8, 1, 0, 0)");
+            Future<Integer> again = two.submit("INSERT INTO t VALUES (8, 1, 1, 1)");
+            two.awaitLockWait();
+            one.commit();
+            SQLException e = org.junit.jupiter.api.Assertions.assertThrows(SQLException.class,
+                    () -> SessionThread.await(again));
+            assertEquals("23505", e.getSQLState(), e.toString());
+            two.rollback();
+            assertEquals(0, one.queryLong("SELECT b FROM t WHERE w = 8 AND d = 1"));
+        }
+    }
+
+    @Test
+    void insertsAndReadersOfTheTableExcludeEachOther() throws Exception {
+        String url = url(true);
+        try (SessionThread inserter = new SessionThread(Engines.fork(url), "inserter");
+             SessionThread reader = new SessionThread(Engines.fork(url), "reader")) {
+            create(inserter);
+            inserter.setAutoCommit(false);
+            reader.setAutoCommit(false);
+            reader.setIsolation(Connection.TRANSACTION_SERIALIZABLE);
+            inserter.execute("INSERT INTO t VALUES (3, 1, 0, 0)");
+            Future<Integer> count = reader.submit("SELECT COUNT(*) FROM t WHERE b >= 0");
+            reader.awaitLockWait();
+            inserter.commit();
+            SessionThread.await(count);
+            Future<Integer> insert = inserter.submit("INSERT INTO t VALUES (3, 2, 0, 0)");
+            inserter.awaitLockWait();
+            reader.commit();
+            assertEquals(1, SessionThread.await(insert));
+            inserter.commit();
+        }
+    }
+
+    @Test
+    void aChildInsertWaitsForItsParentsInsertAndNotForOtherParents() throws Exception {
+        String url = url(true);
+        try (SessionThread parent = new SessionThread(Engines.fork(url), "parent");
+             SessionThread child = new SessionThread(Engines.fork(url), "child")) {
+            parent.execute("CREATE TABLE p (id INT PRIMARY KEY, v INT)");
+            parent.execute("CREATE TABLE c (id INT PRIMARY KEY, p_id INT REFERENCES p (id))");
+            parent.execute("INSERT INTO p VALUES (1, 0)");
+            parent.setAutoCommit(false);
+            child.setAutoCommit(false);
+            parent.execute("INSERT INTO p VALUES (2, 0)");
+            assertEquals(1, child.execute("INSERT INTO c VALUES (10, 1)"), "an existing parent, beside an insert into p");
+            Future<Integer> orphanOrNot = child.submit("INSERT INTO c VALUES (11, 2)");
+            child.awaitLockWait();
+            parent.rollback();
+            SQLException e = org.junit.jupiter.api.Assertions.assertThrows(SQLException.class,
+                    () -> SessionThread.await(orphanOrNot));
+            assertEquals("23503", e.getSQLState(), "the parent row never came: " + e);
+            child.commit();
+            assertEquals(1, parent.queryLong("SELECT COUNT(*) FROM c"));
+        }
+    }
+
+    @Test
+    void explainNamesTheRowKeysOfAnInsert() throws SQLException {
+        try (Connection c = Engines.fork(url(true)); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE p (id INT PRIMARY KEY, v INT)");
+            s.execute("CREATE TABLE c (id INT PRIMARY KEY, p_id INT REFERENCES p (id))");
+            s.execute("CREATE TABLE h (p_id INT REFERENCES p (id), v INT)");
+            assertEquals(List.of("DATABASE S DATABASE null", "PUBLIC.C IX TABLE null",
+                    "PUBLIC.C[?] X ROW KEY one row by its primary key",
+                    "PUBLIC.P[?] S ROW KEY the parent row of a foreign key"),
+                    explain(s, "INSERT INTO c VALUES (?, ?)"));
+            assertEquals(List.of("DATABASE S DATABASE null", "PUBLIC.H IX TABLE null",
+                    "PUBLIC.P[5] S ROW KEY the parent row of a foreign key"),
+                    explain(s, "INSERT INTO h VALUES (5, 0)"));
+            assertTrue(explain(s, "INSERT INTO c SELECT id, id FROM p").contains(
+                    "PUBLIC.C X TABLE not an INSERT of one row of VALUES"));
+        }
+    }
+
+    /**
+     * Many sessions insert into one table and its child, some roll back, others read it by key
+     * and by scan; afterwards every index checks and the rows are exactly the committed ones.
+     */
+    @org.junit.jupiter.api.RepeatedTest(5)
+    void manyInsertersWithRollbacksAndReadersKeepTheIndexesWhole() throws Exception {
+        String url = url(true);
+        try (Connection setup = Engines.fork(url); Statement s = setup.createStatement()) {
+            s.execute("CREATE TABLE p (id INT PRIMARY KEY, v INT)");
+            s.execute("CREATE TABLE c (id INT PRIMARY KEY, p_id INT REFERENCES p (id), v INT)");
+            s.execute("INSERT INTO p VALUES (0, 0)");
+        }
+        int threads = 6, rounds = 300;
+        java.util.concurrent.ConcurrentLinkedQueue<Throwable> failures = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        java.util.concurrent.atomic.AtomicLong committedParents = new java.util.concurrent.atomic.AtomicLong(1),
+                committedChildren = new java.util.concurrent.atomic.AtomicLong();
+        List<Thread> workers = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            final int id = t;
+            Thread th = new Thread(() -> {
+                java.util.SplittableRandom random = new java.util.SplittableRandom(id * 7919L);
+                try (Connection c = Engines.fork(url)) {
+                    c.setAutoCommit(false);
+                    for (int r = 0; r < rounds; r++) {
+                        int kind = random.nextInt(10);
+                        try (java.sql.PreparedStatement ins = c.prepareStatement("INSERT INTO p VALUES (?, ?)");
+                             java.sql.PreparedStatement child = c.prepareStatement("INSERT INTO c VALUES (?, ?, ?)");
+                             Statement q = c.createStatement()) {
+                            if (kind < 7) {
+                                int key = 1 + id * rounds + r;
+                                ins.setInt(1, key);
+                                ins.setInt(2, r);
+                                ins.executeUpdate();
+                                child.setInt(1, key);
+                                child.setInt(2, random.nextBoolean() ? key : 0);
+                                child.setInt(3, r);
+                                child.executeUpdate();
+                                if (random.nextInt(4) == 0) {
+                                    c.rollback();
+                                } else {
+                                    c.commit();
+                                    committedParents.incrementAndGet();
+                                    committedChildren.incrementAndGet();
+                                }
+                            } else if (kind < 9) {
+                                try (ResultSet rs = q.executeQuery("SELECT v FROM p WHERE id = " + random.nextInt(threads * rounds))) {
+                                    while (rs.next()) {
+                                        rs.getInt(1);
+                                    }
+                                }
+                                c.commit();
+                            } else {
+                                try (ResultSet rs = q.executeQuery("SELECT COUNT(*), SUM(v) FROM c")) {
+                                    rs.next();
+                                }
+                                c.commit();
+                            }
+                        } catch (SQLException e) {
+                            if (!"40001".equals(e.getSQLState())) {
+                                throw e;
+                            }
+                            c.rollback();
+                        }
+                    }
+                } catch (Throwable e) {
+                    failures.add(e);
+                }
+            }, "inserter-" + t);
+            workers.add(th);
+            th.start();
+        }
+        for (Thread th : workers) {
+            th.join(120_000);
+            assertFalse(th.isAlive(), "a worker hung");
+        }
+        assertTrue(failures.isEmpty(), () -> failures.peek().toString());
+        try (Connection c = Engines.fork(url); Statement s = c.createStatement()) {
+            assertEquals(List.of(), IndexIntegrity.problems(c));
+            assertEquals(committedParents.get(), count(s, "SELECT COUNT(*) FROM p"));
+            assertEquals(committedChildren.get(), count(s, "SELECT COUNT(*) FROM c"));
+            assertEquals(0, count(s, "SELECT COUNT(*) FROM c WHERE p_id NOT IN (SELECT id FROM p)"));
+            s.execute("SHUTDOWN");
+        }
+    }
+
+    private static long count(Statement s, String sql) throws SQLException {
+        try (ResultSet rs = s.executeQuery(sql)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    private static List<String> explain(Statement s, String sql) {
+        List<String> out = new ArrayList<>();
+        try (ResultSet rs = s.executeQuery("EXPLAIN LOCKS FOR " + sql)) {
+            while (rs.next()) {
+                out.add(rs.getString(1) + " " + rs.getString(2) + " " + rs.getString(3) + " " + rs.getString(4));
+            }
+        } catch (SQLException e) {
+            out.add(e.toString());
+        }
+        java.util.Collections.sort(out);
+        return out;
+    }
+}
