@@ -276,6 +276,56 @@ class CellLockingTest {
         }
     }
 
+    @Test
+    void insertsCheckTwoForeignKeysToOneParentAndASelfReferenceUnderTheParentsLock() throws Exception {
+        String url = url(true);
+        try (SessionThread parent = new SessionThread(Engines.fork(url), "parent");
+             SessionThread child = new SessionThread(Engines.fork(url), "child")) {
+            parent.execute("CREATE TABLE nodes (id INT PRIMARY KEY)");
+            parent.execute("CREATE TABLE edges (id INT PRIMARY KEY, src INT REFERENCES nodes (id), "
+                    + "dst INT REFERENCES nodes (id))");
+            parent.execute("CREATE TABLE emp (id INT PRIMARY KEY, boss INT REFERENCES emp (id))");
+            parent.execute("INSERT INTO nodes VALUES (1)");
+            parent.execute("INSERT INTO emp VALUES (1, NULL)");
+            parent.setAutoCommit(false);
+            child.setAutoCommit(false);
+
+            // the second key's parent row is being inserted: the edge must wait for it
+            parent.execute("INSERT INTO nodes VALUES (2)");
+            Future<Integer> edge = child.submit("INSERT INTO edges VALUES (1, 1, 2)");
+            child.awaitLockWait();
+            parent.rollback();
+            SQLException e = org.junit.jupiter.api.Assertions.assertThrows(SQLException.class,
+                    () -> SessionThread.await(edge));
+            assertEquals("23503", e.getSQLState(), e.toString());
+            child.rollback();
+
+            // the same with a boss row of the same table
+            parent.execute("INSERT INTO emp VALUES (10, 1)");
+            Future<Integer> report = child.submit("INSERT INTO emp VALUES (11, 10)");
+            child.awaitLockWait();
+            parent.rollback();
+            e = org.junit.jupiter.api.Assertions.assertThrows(SQLException.class, () -> SessionThread.await(report));
+            assertEquals("23503", e.getSQLState(), e.toString());
+            child.rollback();
+            assertEquals(0, parent.queryLong("SELECT COUNT(*) FROM edges"));
+            assertEquals(1, parent.queryLong("SELECT COUNT(*) FROM emp"));
+        }
+    }
+
+    @Test
+    void aPointReadThatCallsARoutineLocksColumns() throws SQLException {
+        try (Connection c = Engines.fork(url(true)); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE t (w INT, d INT, b INT, c INT, PRIMARY KEY (w, d))");
+            s.execute("CREATE FUNCTION total() RETURNS INT READS SQL DATA RETURN (SELECT SUM(b) FROM t)");
+            assertTrue(explain(s, "SELECT total() + b FROM t WHERE w = 1 AND d = 1").contains(
+                    "PUBLIC.T.B S COLUMN a routine call"), () -> explain(s, "SELECT total() + b FROM t WHERE w = 1 AND d = 1").toString());
+            assertTrue(explain(s, "SELECT b FROM t WHERE w = CAST(? AS DOUBLE) AND d = 1").contains(
+                    "PUBLIC.T.B S COLUMN a key expression not of an integral type"),
+                    () -> explain(s, "SELECT b FROM t WHERE w = CAST(? AS DOUBLE) AND d = 1").toString());
+        }
+    }
+
     /**
      * Many sessions insert into one table and its child, some roll back, others read it by key
      * and by scan; afterwards every index checks and the rows are exactly the committed ones.

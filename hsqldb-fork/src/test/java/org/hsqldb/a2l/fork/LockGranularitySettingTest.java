@@ -74,7 +74,7 @@ class LockGranularitySettingTest {
     }
 
     @Test
-    void aChangeNeedsNoExclusiveAccessAndStatementsRunOnAcrossIt() throws Exception {
+    void aChangeWaitsForTheTransactionsInProgressAndStatementsRunOnAcrossIt() throws Exception {
         String url = EngineMode.A2L.url(memUrl(""));
         try (SessionThread writer = new SessionThread(Engines.fork(url), "writer");
              SessionThread admin = new SessionThread(Engines.fork(url), "admin")) {
@@ -83,8 +83,12 @@ class LockGranularitySettingTest {
             writer.setAutoCommit(false);
             writer.execute("UPDATE t SET v = v + 1 WHERE id = 1");
 
-            // a lock wait would end in 40502 after 10 s instead of passing
-            SessionThread.await(admin.submit("SET DATABASE LOCK GRANULARITY CELL", 10));
+            // like SET DATABASE TRANSACTION CONTROL: the index latch of inserts that run
+            // together (cell) is taken by granularity, so no transaction may span a change
+            java.util.concurrent.Future<Integer> change = admin.submit("SET DATABASE LOCK GRANULARITY CELL");
+            admin.awaitLockWait();
+            writer.commit();
+            SessionThread.await(change);
             assertEquals("cell", granularity(admin.connection()));
 
             // the writer's statements derive their lock sets again and go on

@@ -123,7 +123,7 @@ public final class CompareCommand implements Callable<Integer> {
 
     @Option(names = "--preset", paramLabel = "NAME", converter = PresetConverter.class,
             description = {"headline: the one long run (within 90 min here): upstream and upstream-mvlocks, fork-lf,"
-                    + " fork-a2l (and fork-a2l-cell, h2, derby, postgresql where the registry has them), 4 warehouses,"
+                    + " fork-a2l (and h2, postgresql, fork-a2l-cell, derby where the registry has them), 4 warehouses,"
                     + " clients 1,2,8,16, mixes 8-92 and 100-0 (50-50 if it fits); durations chosen to fit, printed"
                     + " first. Options given beside it override it (e.g. short durations for a smoke run of its shape)."})
     Preset preset;

@@ -25,11 +25,13 @@ public enum Preset {
     /**
      * The headline's configurations in report order. Upstream's other mode: MVLOCKS, the better of MVLOCKS
      * and MVCC in a quick probe (results/2026-11-24T1837-quick: 8-92, 4 clients, 1 warehouse, 1.5-1.9x
-     * MVCC in both orders); both do not fit the budget. Derby is last because it is the first left out when
-     * all do not fit: it loads and restores 3-7 times as slowly as HSQLDB (CompareCost.EngineFactor).
+     * MVCC in both orders); both do not fit the budget. Configurations are left out from the end when all do
+     * not fit: Derby first, as it loads and restores 3-7 times as slowly as HSQLDB (CompareCost.EngineFactor),
+     * then fork-a2l-cell, which falls short of its own targets for now (lockmgr/README.md, "Limits") and is
+     * measured against fork-a2l with --configs; the peers stay, since they are what users choose between.
      */
     public static final List<String> HEADLINE_CONFIGS = List.of("upstream", "upstream-mvlocks", "fork-lf", "fork-a2l",
-            "fork-a2l-cell", "h2", "postgresql", "derby");
+            "h2", "postgresql", "fork-a2l-cell", "derby");
 
     public static final List<Integer> HEADLINE_CLIENTS = List.of(1, 2, 8, 16);
     public static final int HEADLINE_WAREHOUSES = 4;
