@@ -709,8 +709,7 @@ public abstract class LockManager {
     public final LockMode held(Owner o, LockName name) {
         if (name instanceof KeyLock) {
             KeyLock k = (KeyLock) name;
-            LockName.Keys keys = k.parent().keys();
-            name = keys.map.get(k.key());
+            name = k.parent().keyed(k.key()); // the live name, if any; makes nothing
             if (name == null) {
                 return null;
             }
