@@ -189,6 +189,7 @@ class LockCoverageTest {
     class RecompiledWhileWaiting {
 
         @Test
+        @RequiresPatch("Lock-tables-through-lockmgr") // it waits in lockmgr; upstream's 2PL wait holds the session
         void aStatementRecompiledAfterWaitingForDdlTakesItsNewLocks() throws Exception {
             String url = "jdbc:hsqldb:mem:recompiled;hsqldb.latch_free=true";
             try (Connection holder = Engines.fork(url); Connection ddl = Engines.fork(url);
