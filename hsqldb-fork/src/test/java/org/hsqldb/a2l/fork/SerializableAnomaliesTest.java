@@ -54,11 +54,17 @@ class SerializableAnomaliesTest {
             EngineMode.LF}) {
             b.add(Arguments.of(mode, Release.AT_COMMIT));
         }
-        b.add(Arguments.of(EngineMode.A2L, Release.EARLY));
-        b.add(Arguments.of(EngineMode.LF, Release.EARLY));
-        b.add(Arguments.of(EngineMode.A2L, Release.FOR_UPDATE));
-        b.add(Arguments.of(EngineMode.A2L_CELL, Release.FOR_UPDATE));
-        b.add(Arguments.of(EngineMode.LF, Release.FOR_UPDATE));
+        // early release reads what it declared with the FOR UPDATE lock, and FOR UPDATE locks at
+        // the read, only from the patches that make them so (bisect-check runs earlier prefixes)
+        if (PatchSeries.isApplied("Read-what-a-declared-write-set-names")) {
+            b.add(Arguments.of(EngineMode.A2L, Release.EARLY));
+            b.add(Arguments.of(EngineMode.LF, Release.EARLY));
+        }
+        if (PatchSeries.isApplied("Take-the-locks-of-SELECT-.-FOR-UPDATE-OF")) {
+            b.add(Arguments.of(EngineMode.A2L, Release.FOR_UPDATE));
+            b.add(Arguments.of(EngineMode.A2L_CELL, Release.FOR_UPDATE));
+            b.add(Arguments.of(EngineMode.LF, Release.FOR_UPDATE));
+        }
         return b.build();
     }
 
