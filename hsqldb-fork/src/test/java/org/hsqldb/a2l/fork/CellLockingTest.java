@@ -167,6 +167,40 @@ class CellLockingTest {
         }
     }
 
+    /**
+     * A column nobody has written is read whole (one lock per transaction); the first writer of
+     * one of its cells waits for those readers, and from then on readers lock cells and let
+     * writers of other rows pass.
+     */
+    @Test
+    void aColumnIsReadWholeUntilItsFirstWriterThenByCells() throws Exception {
+        String url = url(true);
+        try (SessionThread one = new SessionThread(Engines.fork(url), "one");
+             SessionThread two = new SessionThread(Engines.fork(url), "two")) {
+            create(one);
+            one.setAutoCommit(false);
+            two.setAutoCommit(false);
+            one.setIsolation(Connection.TRANSACTION_SERIALIZABLE); // reads hold their locks
+            SessionThread.await(one.submit("SELECT c FROM t WHERE w = 1 AND d = 1"));
+            List<String> held = locksOf(one);
+            assertTrue(held.contains("PUBLIC.T.C S"), held::toString);
+            Future<Integer> firstWriter = two.submit("UPDATE t SET c = 5 WHERE w = 1 AND d = 2");
+            two.awaitLockWait();
+            one.commit();
+            SessionThread.await(firstWriter);
+            two.commit();
+            SessionThread.await(one.submit("SELECT c FROM t WHERE w = 1 AND d = 1"));
+            held = locksOf(one);
+            assertTrue(held.contains("PUBLIC.T.C[1, 1] S") && !held.contains("PUBLIC.T.C S"), held::toString);
+            SessionThread.await(two.submit("UPDATE t SET c = 6 WHERE w = 1 AND d = 2"));
+            Future<Integer> sameRow = two.submit("UPDATE t SET c = 7 WHERE w = 1 AND d = 1");
+            two.awaitLockWait();
+            one.commit();
+            SessionThread.await(sameRow);
+            two.commit();
+        }
+    }
+
     @Test
     void explainSaysWhichAccessLocksCellsAndWhyOthersLockColumns() throws SQLException {
         try (Connection c = Engines.fork(url(true)); Statement s = c.createStatement()) {
@@ -174,9 +208,17 @@ class CellLockingTest {
             s.execute("CREATE TABLE v (k VARCHAR(10) PRIMARY KEY, b INT)");
             assertEquals(List.of("DATABASE S DATABASE null", "PUBLIC.T S TABLE null",
                     "PUBLIC.T.B[?, 3] X CELL one row by its primary key",
-                    "PUBLIC.T.D[?, 3] S CELL one row by its primary key",
-                    "PUBLIC.T.W[?, 3] S CELL one row by its primary key"),
-                    explain(s, "UPDATE t SET b = b + 1 WHERE w = ? AND d = 3"));
+                    "PUBLIC.T.C S COLUMN a column nobody has written yet",
+                    "PUBLIC.T.D S COLUMN a column nobody has written yet",
+                    "PUBLIC.T.W S COLUMN a column nobody has written yet"),
+                    explain(s, "UPDATE t SET b = c + 1 WHERE w = ? AND d = 3"));
+            s.execute("UPDATE t SET c = 0 WHERE w = 0"); // asks for X on T.C (and finds no row)
+            assertEquals(List.of("DATABASE S DATABASE null", "PUBLIC.T S TABLE null",
+                    "PUBLIC.T.B[?, 3] X CELL one row by its primary key",
+                    "PUBLIC.T.C[?, 3] S CELL one row by its primary key",
+                    "PUBLIC.T.D S COLUMN a column nobody has written yet",
+                    "PUBLIC.T.W S COLUMN a column nobody has written yet"),
+                    explain(s, "UPDATE t SET b = c + 1 WHERE w = ? AND d = 3"));
             assertTrue(explain(s, "SELECT b FROM t WHERE w = 1").contains(
                     "PUBLIC.T.B S COLUMN rows not addressed by the whole primary key"), () -> explain(s, "x").toString());
             assertTrue(explain(s, "SELECT b FROM v WHERE k = 'a'").contains(
@@ -416,6 +458,19 @@ class CellLockingTest {
             rs.next();
             return rs.getLong(1);
         }
+    }
+
+    /** The locks the session holds, as "name mode". */
+    private static List<String> locksOf(SessionThread session) throws SQLException {
+        List<String> locks = new ArrayList<>();
+        try (Statement s = session.connection().createStatement();
+             ResultSet rs = s.executeQuery("SELECT LOCK_NAME, LOCK_MODE FROM INFORMATION_SCHEMA.SYSTEM_LOCKS"
+                     + " WHERE SESSION_ID = SESSION_ID() AND LOCK_STATE = 'HELD'")) {
+            while (rs.next()) {
+                locks.add(rs.getString(1) + " " + rs.getString(2));
+            }
+        }
+        return locks;
     }
 
     private static List<String> explain(Statement s, String sql) {

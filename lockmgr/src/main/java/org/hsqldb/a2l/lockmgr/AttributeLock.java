@@ -9,6 +9,8 @@ public final class AttributeLock extends LockName {
     private final TableLock table;
     private final int column;
     private final String columnName;
+    /** Set by the first request for U or X on this attribute or on a cell under it; never cleared. */
+    private volatile boolean written;
 
     AttributeLock(TableLock table, int id, int column, String columnName) {
         super(table.manager, id);
@@ -39,6 +41,25 @@ public final class AttributeLock extends LockName {
 
     public String columnName() {
         return columnName;
+    }
+
+    /**
+     * Whether an owner has asked for U or X on this column, or on one of its cells, since
+     * the name was made (whether or not it was granted). Until then a reader of a cell gains
+     * nothing over a reader of the whole column, which no reader excludes, and the whole
+     * column costs one lock per transaction instead of one per row: an engine may lock the
+     * column for its point reads while this is false. Set before the write request is
+     * processed, so a reader that saw false and locks the column is held or queued by the
+     * time the writer's intention asks; the writer waits for it as for any reader.
+     */
+    public boolean everWritten() {
+        return written;
+    }
+
+    void noteWrite() {
+        if (!written) {
+            written = true; // read first: most calls find it set and write no shared line
+        }
     }
 
     @Override

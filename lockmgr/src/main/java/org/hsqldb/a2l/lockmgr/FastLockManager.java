@@ -16,7 +16,8 @@ import java.util.concurrent.locks.LockSupport;
  * count its shared holders: S holders, and for a table also the owners holding any of its
  * attributes (its intention, which X(T) must see). An owner always counts in the stripe
  * of its registration order, so owners running on different cores write different
- * lines.
+ * lines. A keyed name (a row key or a cell) has a single unpadded stripe that all its
+ * owners share (see {@link #newStripes}).
  * <ul>
  * <li>S (or a table's intention): add 1 to the owner's stripe, then read the word; if it
  *     shows neither X (other than the owner's own) nor WAITER the lock is held, otherwise
@@ -78,13 +79,16 @@ public final class FastLockManager extends LockManager {
     }
 
     @Override
-    long[] newStripes() {
-        return new long[(STRIPES + 1) * STRIDE];
+    long[] newStripes(boolean keyed) {
+        // a keyed name counts in one unpadded pair: a row or a cell is seldom read by owners
+        // on several cores at once, and a run makes hundreds of thousands of them, so
+        // striping would cost far more (allocation, zeroing, summing) than it saves
+        return keyed ? new long[2] : new long[(STRIPES + 1) * STRIDE];
     }
 
     /** The owner's S count in a name's stripes; its IS count is the next long. */
-    private static int slot(Owner o) {
-        return ((o.seq & (STRIPES - 1)) + 1) * STRIDE;
+    private static int slot(LockName n, Owner o) {
+        return n.stripes.length == 2 ? 0 : ((o.seq & (STRIPES - 1)) + 1) * STRIDE;
     }
 
     private static void addShared(LockName n, int slot, long d) {
@@ -94,6 +98,9 @@ public final class FastLockManager extends LockManager {
     /** Sum of a name's S counts ({@code off} 0) or IS counts ({@code off} 1). */
     static long shared(LockName n, int off) {
         long[] st = n.stripes;
+        if (st.length == 2) {
+            return (long) LONGS.getVolatile(st, off);
+        }
         long sum = 0;
         for (int i = STRIDE + off; i < st.length; i += STRIDE) {
             sum += (long) LONGS.getVolatile(st, i);
@@ -126,7 +133,7 @@ public final class FastLockManager extends LockManager {
      */
     private int lock(Owner o, LockName n, int kind, int selfS, int selfX, int selfI, int selfU,
             int selfIX, boolean converter, LockRequest r, boolean txn, long timeout) {
-        int slot = slot(o);
+        int slot = slot(n, o);
         if (kind == S || kind == IS) {
             int at = kind == S ? slot : slot + 1;
             long w = n.word;
@@ -468,7 +475,7 @@ public final class FastLockManager extends LockManager {
     @Override
     void unlockNode(Owner o, LockName n, int fromMode, boolean fromIntent, boolean fromIx,
             int toMode, boolean toIntent, boolean toIx) {
-        int slot = slot(o);
+        int slot = slot(n, o);
         int dS = (toMode == S ? 1 : 0) - (fromMode == S ? 1 : 0);
         int dI = (toIntent ? 1 : 0) - (fromIntent ? 1 : 0);
         int dIX = (toIx ? 1 : 0) - (fromIx ? 1 : 0);

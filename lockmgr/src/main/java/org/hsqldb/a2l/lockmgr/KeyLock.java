@@ -8,8 +8,9 @@ import java.util.List;
  * them by parent and key ({@link LockRequest#rowKey}, {@link LockRequest#cell}) and the
  * manager resolves the request to the name object at acquire time, making it if needed.
  *
- * <p>Keys are compared with {@code equals} and must be immutable values (e.g.
- * {@code List.of(1, 3)}; not arrays, whose {@code equals} is identity); two keys that the
+ * <p>Keys are compared with {@code equals} and must be immutable values (a {@link RowKey},
+ * a {@code Long}, {@code List.of(1, 3)}; not arrays, whose {@code equals} is identity), with
+ * a hash that spreads neighbouring rows (see {@link RowKey}); two keys that the
  * engine considers the same row must be equal objects (the engine normalizes its values
  * first).
  * A name nobody holds or awaits may be swept from its parent's table once that table grows

@@ -99,7 +99,7 @@ public abstract class LockManager {
     }
 
     /** Per-name storage an implementation wants (FastLockManager's stripes). */
-    long[] newStripes() {
+    long[] newStripes(boolean keyed) {
         return null;
     }
 
@@ -244,6 +244,9 @@ public abstract class LockManager {
                 }
                 processed++;
                 final int mode = r.mode().code();
+                if ((mode == U || mode == X) && name instanceof AttributeLock) {
+                    ((AttributeLock) name).noteWrite();
+                }
                 Object key = r.key();
                 boolean escalated = false;
                 if (key != null) {

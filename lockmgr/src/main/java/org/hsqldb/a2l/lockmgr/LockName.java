@@ -38,7 +38,7 @@ public abstract class LockName extends LockWordPad1 {
         this.manager = manager;
         this.id = id;
         this.hash = hash;
-        this.stripes = manager.newStripes();
+        this.stripes = manager.newStripes(this instanceof KeyLock);
     }
 
     static int mix(int h) {

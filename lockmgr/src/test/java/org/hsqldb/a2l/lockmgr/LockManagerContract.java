@@ -922,6 +922,24 @@ abstract class LockManagerContract {
 
     // ---- cells, row keys and the table's IX -------------------------------------------
 
+    @Test
+    void anAttributeIsMarkedWrittenByTheFirstWriteRequestOnItOrItsCellsGrantedOrNot() {
+        Session a = session(1), b = session(2);
+        a.grant(s(t), s(ta), cellS(tb, 1), cellS(tc, 1));
+        assertFalse(ta.everWritten() || tb.everWritten() || tc.everWritten());
+        a.grant(cellU(tb, 2));
+        assertTrue(tb.everWritten());
+        assertFalse(ta.everWritten());
+        assertEquals(Status.TIMEOUT, b.tryShort(x(ta))); // refused, still a writer that asked
+        assertTrue(ta.everWritten());
+        assertFalse(tc.everWritten());
+        b.grant(cellX(tc, 7));
+        assertTrue(tc.everWritten());
+        a.releaseAll();
+        b.releaseAll();
+        assertTrue(ta.everWritten() && tb.everWritten() && tc.everWritten()); // never cleared
+    }
+
     static LockRequest cellS(AttributeLock a, int k) {
         return LockRequest.cell(a, List.of(k), LockMode.S);
     }

@@ -1,0 +1,55 @@
+package org.hsqldb.a2l.lockmgr;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.HashSet;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class RowKeyTest {
+
+    @Test
+    void equalValuesAreEqualKeysAndTheArrayIsCopied() {
+        long[] v = {1, 42};
+        RowKey k = RowKey.of(v);
+        v[1] = 43;
+        assertEquals(RowKey.of(1, 42), k);
+        assertEquals(RowKey.of(1, 42).hashCode(), k.hashCode());
+        assertNotEquals(RowKey.of(42, 1), k);
+        assertNotEquals(RowKey.of(1, 42, 0), k);
+        assertEquals("1, 42", k.toString());
+        assertEquals(2, k.size());
+        assertEquals(42, k.get(1));
+        assertThrows(IllegalArgumentException.class, RowKey::of);
+    }
+
+    /** TPC-C's order keys (w, d, o): a list's hash gives these a few thousand values, this key one each. */
+    @Test
+    void neighbouringCompositeKeysDoNotShareHashes() {
+        Set<Integer> hashes = new HashSet<>();
+        int keys = 0;
+        for (long w = 1; w <= 4; w++) {
+            for (long d = 1; d <= 10; d++) {
+                for (long o = 1; o <= 3000; o++) {
+                    hashes.add(RowKey.of(w, d, o).hashCode());
+                    keys++;
+                }
+            }
+        }
+        assertTrue(hashes.size() > keys * 0.999, hashes.size() + " hashes for " + keys + " keys");
+    }
+
+    @Test
+    void aKeyedNameShowsItsRowKeyWithoutBrackets() {
+        LockManager m = LockManager.create();
+        TableLock t = m.table("T", "PUBLIC.T");
+        Owner o = m.register(1, "SA");
+        assertTrue(m.acquire(o, new LockRequest[] {LockRequest.rowKey(t, RowKey.of(1, 3), LockMode.X)},
+                LockDuration.TRANSACTION, 0).isGranted());
+        assertTrue(m.snapshot().toString().contains("PUBLIC.T[1, 3]"), m.snapshot().toString());
+        m.releaseAll(o);
+    }
+}
