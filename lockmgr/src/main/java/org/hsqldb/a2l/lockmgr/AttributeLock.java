@@ -48,9 +48,10 @@ public final class AttributeLock extends LockName {
      * the name was made (whether or not it was granted). Until then a reader of a cell gains
      * nothing over a reader of the whole column, which no reader excludes, and the whole
      * column costs one lock per transaction instead of one per row: an engine may lock the
-     * column for its point reads while this is false. Set before the write request is
-     * processed, so a reader that saw false and locks the column is held or queued by the
-     * time the writer's intention asks; the writer waits for it as for any reader.
+     * column for its point reads while this is false. Any interleaving of that choice with
+     * a writer is safe, because S on the column conflicts with everything S on one of its
+     * cells does, and more: a reader that saw false and locks the column either holds it
+     * before the writer's intention asks (the writer waits) or queues behind the writer.
      */
     public boolean everWritten() {
         return written;

@@ -27,7 +27,11 @@ public final class RowKey {
         this.hash = (int) (h ^ (h >>> 32));
     }
 
-    /** The key of these values, in primary key column order (copied). */
+    /**
+     * The key of these values, in primary key column order (copied). A key of one column is
+     * better a {@code Long}; the engine must give one row one kind of key, as a RowKey of one
+     * value is not equal to the Long of that value.
+     */
     public static RowKey of(long... values) {
         if (values.length == 0) {
             throw new IllegalArgumentException("a row key has at least one value");
