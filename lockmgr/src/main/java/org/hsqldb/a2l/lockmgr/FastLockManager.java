@@ -88,7 +88,7 @@ public final class FastLockManager extends LockManager {
 
     /**
      * The owner's S count in a name's stripes; its IS count is the next long. A keyed name's
-     * array is its one pair (length 2); a striped one has at least 5 stripes of 8 longs.
+     * array is its one pair (length 2); a striped one has (STRIPES + 1) x STRIDE >= 40 longs.
      */
     private static int slot(LockName n, Owner o) {
         return n.stripes.length == 2 ? 0 : ((o.seq & (STRIPES - 1)) + 1) * STRIDE;
