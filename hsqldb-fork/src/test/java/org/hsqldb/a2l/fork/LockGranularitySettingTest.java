@@ -22,8 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The LOCK GRANULARITY setting (column or cell): its default, the URL
  * property, the SQL, SYSTEM_PROPERTIES, persistence across a restart and the
- * refusal of bad values. Cell locking itself comes later; here both values
- * lock the same way.
+ * refusal of bad values, and that a change waits for the transactions in
+ * progress. What CELL locks is CellLockingTest's.
  */
 @RequiresPatch("Add-the-LOCK-GRANULARITY")
 class LockGranularitySettingTest {

@@ -566,10 +566,11 @@ public abstract class LockManager {
      * How many keyed names (cells of one attribute, row keys of one table) an owner takes
      * under one parent before a further keyed request takes the parent itself in its mode
      * (lock escalation; counted in {@link LockCounters#escalations()}). Keeps an owner's lock
-     * memory bounded; default 64. An escalation is only tried: when the parent cannot be
-     * granted at once (another owner holds something under it that conflicts), the request
-     * takes its keyed lock as usual, and a later one tries again; two owners escalating
-     * under one parent would otherwise deadlock, each holding its intention.
+     * memory bounded while escalations succeed; default 64. An escalation is only tried: when
+     * the parent cannot be granted at once (another owner holds something under it that
+     * conflicts), the request takes its keyed lock as usual, and a later one tries again;
+     * two owners escalating under one parent would otherwise deadlock, each holding its
+     * intention.
      */
     public final void setEscalationThreshold(int keys) {
         if (keys < 1) {

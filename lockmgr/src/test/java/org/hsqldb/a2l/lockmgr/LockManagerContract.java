@@ -23,6 +23,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 
@@ -940,7 +941,8 @@ abstract class LockManagerContract {
             Future<LockResult> up = a.start(cellX(ta, 1));
             awaitWaiting(a);
             b.releaseAll();
-            assertFalse(up.isDone()); // c still reads it
+            // c still reads it: a wrong grant would come on a's thread, so give it time to
+            assertThrows(TimeoutException.class, () -> up.get(SHORT_MS, TimeUnit.MILLISECONDS));
             c.releaseAll();
             assertEquals(Status.GRANTED, get(up).status());
             assertEquals(Status.TIMEOUT, b.tryShort(cellS(ta, 1)));
