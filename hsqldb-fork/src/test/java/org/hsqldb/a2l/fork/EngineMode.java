@@ -26,7 +26,7 @@ public enum EngineMode {
     LF("lf", "hsqldb.tx=locks;hsqldb.latch_free=true", "Add-the-LATCH-FREE-database-setting"),
     A2L("a2l", "hsqldb.tx=a2l", "Add-transaction-control-A2L"),
     A2L_LATCHED("a2l-latched", "hsqldb.tx=a2l;hsqldb.latch_free=false", "Add-transaction-control-A2L"),
-    A2L_CELL("a2l-cell", "hsqldb.tx=a2l;hsqldb.lock_granularity=cell", "Lock-cells-for-statements-that-address");
+    A2L_CELL("a2l-cell", "hsqldb.tx=a2l;hsqldb.lock_granularity=cell", "Lock-cells-row-keys-and-key-ranges");
 
     /**
      * The SQL statement that sets each URL property a mode may use, as a

@@ -69,7 +69,7 @@ class LatchFreeStressTest {
     }
 
     @RepeatedTest(3)
-    @RequiresPatch("Lock-cells-for-statements-that-address")
+    @RequiresPatch("Lock-cells-row-keys-and-key-ranges")
     void theWorkloadUnderCellLocks(RepetitionInfo repetition) {
         stress(EngineMode.A2L_CELL, repetition.getCurrentRepetition());
     }

@@ -11,8 +11,9 @@ import java.util.function.Predicate;
 
 /**
  * The A2L lock manager: locks on tables {@code T}, attributes {@code T.c}, row keys
- * {@code T[k]} and cells {@code T.c[k]} in modes S, U and X (and IX on a table), held by
- * {@link Owner}s (engine sessions) until the end of the statement or of the transaction.
+ * {@code T[k]} and cells {@code T.c[k]} in modes S, U and X (and IX on a table or on a row
+ * key that names a key range), held by {@link Owner}s (engine sessions) until the end of the
+ * statement or of the transaction.
  *
  * <h2>Compatibility</h2>
  * Locks of the same owner never conflict with each other. A lock implies intentions on
@@ -26,7 +27,10 @@ import java.util.function.Predicate;
  * <li>S(T) is compatible with S(T.c) and X(T.c); S(T.c) conflicts only with X(T.c) and X(T);</li>
  * <li>a cell conflicts with the same cell, and with S, U or X on its whole column as the
  * modes say; an insert or delete (X(T[k]), with IX(T)) conflicts with S, U and X on T and
- * with the same key, not with other inserters.</li>
+ * with the same key, not with other inserters;</li>
+ * <li>a key range (a row key the engine makes of a primary key's first columns) is read in S
+ * and inserted or deleted in, beside the row's own X, in IX: readers of the range exclude its
+ * inserters, inserters do not exclude each other.</li>
  * </ul>
  * The lockmgr README gives the tables and the reasons.
  *
@@ -255,7 +259,9 @@ public abstract class LockManager {
                         immediate++;
                         continue;
                     }
-                    if (ph != null && ph.keyHolds >= escalationThreshold) {
+                    // (IX on a key range is not escalated: IX on the table does not stand
+                    // for it towards the range's readers)
+                    if (ph != null && ph.keyHolds >= escalationThreshold && mode != IX) {
                         key = null; // enough keys under the parent: lock the parent itself
                         escalated = true;
                     }
@@ -406,10 +412,10 @@ public abstract class LockManager {
     /**
      * Whether a keyed request (a row key or a cell of {@code parent}) is covered by what the
      * owner holds above it: the parent in the same or a stronger mode, for long enough, or X
-     * on the table.
+     * on the table. IX on a row key (a key range's) is covered by X on the table only.
      */
     private static boolean coveredAbove(Owner o, Hold ph, LockName parent, int mode, boolean txn) {
-        if (ph != null && ph.mode >= mode && (ph.txn || !txn)) {
+        if (ph != null && (mode == IX ? ph.mode == X : ph.mode >= mode && (ph.txn || !txn))) {
             return true;
         }
         if (parent instanceof TableLock) {
@@ -707,7 +713,7 @@ public abstract class LockManager {
 
     /**
      * The mode in which the owner holds {@code name}, or null: S, U or X, or IX for a table
-     * the owner holds in IX only. For the owner's own thread (e.g. assertions in the engine);
+     * or a row key the owner holds in IX only. For the owner's own thread (e.g. assertions in the engine);
      * other threads should use {@link #snapshot()}. A keyed name stands for its parent and key.
      */
     public final LockMode held(Owner o, LockName name) {
@@ -723,7 +729,7 @@ public abstract class LockManager {
             return null;
         }
         if (h.mode == NONE) {
-            return h.ix && name instanceof TableLock ? LockMode.IX : null;
+            return h.ix && !(name instanceof AttributeLock) ? LockMode.IX : null;
         }
         return LockMode.of(h.mode);
     }
@@ -771,8 +777,8 @@ public abstract class LockManager {
      * Every lock held or waited for, per owner. Each owner's part is read consistently
      * through its seqlock, without blocking it; owners are read one after the other, so
      * the whole is not one instant. Intention locks (an owner's internal marks above the
-     * names it locks) are not listed, except a table's IX (an owner that inserts or deletes
-     * rows). A request waits under its own name, whichever name above it it waits for; a
+     * names it locks) are not listed, except IX on a table or a row key (an owner that
+     * inserts or deletes rows of the table, or of the key range). A request waits under its own name, whichever name above it it waits for; a
      * cell or row key shows as its keyed name.
      */
     public final List<LockInfo> snapshot() {
@@ -812,7 +818,7 @@ public abstract class LockManager {
                                 LockInfo.State.HELD,
                                 txn ? LockDuration.TRANSACTION : LockDuration.STATEMENT));
                     }
-                    if (name instanceof TableLock && h.ix && mode != X) {
+                    if (!(name instanceof AttributeLock) && h.ix && mode != X) {
                         tmp.add(new LockInfo(o.id, o.label, name, LockMode.IX, LockInfo.State.HELD,
                                 LockDuration.TRANSACTION));
                     }

@@ -18,7 +18,7 @@ public final class LockRequest {
 
     /**
      * @param name the table or attribute to lock (a {@link KeyLock} stands for its parent and key)
-     * @param mode S, U or X; IX on a table only
+     * @param mode S, U or X; IX on a table or a row key only
      */
     public LockRequest(LockName name, LockMode mode) {
         this(name instanceof KeyLock ? ((KeyLock) name).parent() : name, mode,
@@ -29,8 +29,8 @@ public final class LockRequest {
         this.name = Objects.requireNonNull(name, "name");
         this.mode = Objects.requireNonNull(mode, "mode");
         this.key = key;
-        if (mode == LockMode.IX && (key != null || !(name instanceof TableLock))) {
-            throw new IllegalArgumentException("IX is a table's mode, not " + this);
+        if (mode == LockMode.IX && !(name instanceof TableLock)) {
+            throw new IllegalArgumentException("IX is a table's or a row key's mode, not " + this);
         }
     }
 
@@ -87,9 +87,16 @@ public final class LockRequest {
      * The row key {@code key} of {@code table} in {@code mode} (S, U or X). Taking it also
      * takes the table's intention: IX for U and X (an insert or a delete), a plain attribute
      * intention for S.
+     *
+     * <p>A key may also name a <em>key range</em>, the rows whose primary key starts with
+     * the key's values (the engine's choice: a key shorter than the table's primary key).
+     * It is locked in S by a statement that reads the range, and in IX by each insert or
+     * delete of a row in it, beside X on the row's own key: inserters of one range do not
+     * exclude each other, readers of a range exclude its inserters (no phantom). IX on a
+     * row key is never escalated: IX on the table would not stand for it.
      */
     public static LockRequest rowKey(TableLock table, Object key, LockMode mode) {
-        return keyed(table, key, mode);
+        return new LockRequest(table, mode, Objects.requireNonNull(key, "key"));
     }
 
     /**
@@ -121,7 +128,9 @@ public final class LockRequest {
         java.util.LinkedHashMap<Object, LockRequest> byName = new java.util.LinkedHashMap<>();
         for (LockRequest r : set) {
             Object k = r.key == null && r.mode != LockMode.IX ? r.name
-                    : java.util.List.of(r.name, r.key == null ? LockMode.IX : r.key);
+                    : r.key == null ? java.util.List.of(r.name, LockMode.IX)
+                    : r.mode == LockMode.IX ? java.util.List.of(r.name, r.key, LockMode.IX)
+                    : java.util.List.of(r.name, r.key);
             byName.merge(k, r, (a, b) -> a.mode().covers(b.mode()) ? a : b);
         }
         LockRequest[] out = byName.values().toArray(new LockRequest[0]);

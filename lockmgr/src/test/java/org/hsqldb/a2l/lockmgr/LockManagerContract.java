@@ -1058,6 +1058,69 @@ abstract class LockManagerContract {
                 () -> LockRequest.cell(ta, List.of(1), LockMode.IX));
     }
 
+    static LockRequest rangeIX(TableLock t, int k) {
+        return LockRequest.rowKey(t, List.of(k), LockMode.IX);
+    }
+
+    @Test
+    void aKeyRangeIsReadInSAndInsertedIntoInIx() {
+        // inserters of one range go together; a reader of the range keeps them out
+        assertCompatible(rangeIX(t, 1), rangeIX(t, 1));
+        assertConflict(keyS(t, 1), rangeIX(t, 1));
+        assertConflict(rangeIX(t, 1), keyS(t, 1));
+        assertConflict(rangeIX(t, 1), LockRequest.rowKey(t, List.of(1), LockMode.U));
+        assertConflict(keyX(t, 1), rangeIX(t, 1));
+        // other ranges, the table's own IX and readers of other things go beside it
+        assertCompatible(keyS(t, 2), rangeIX(t, 1));
+        assertCompatible(rangeIX(t, 1), LockRequest.ix(t));
+        assertCompatible(rangeIX(t, 1), s(ta));
+        assertCompatible(rangeIX(t, 1), cellX(ta, 1));
+        // IX on the range takes IX on the table
+        assertConflict(rangeIX(t, 1), s(t));
+        assertConflict(s(t), rangeIX(t, 1));
+        assertConflict(x(t), rangeIX(t, 1));
+    }
+
+    @Test
+    void anOwnerReadsAndInsertsIntoOneRangeAndKeepsTheIxToTheEnd() {
+        Session a = session(1), b = session(2), c = session(3);
+        a.grant(LockDuration.STATEMENT, keyS(t, 1));
+        a.grant(rangeIX(t, 1), keyX(t, 7));      // beside its own S: no wait (SIX)
+        assertEquals(Status.TIMEOUT, b.tryShort(keyS(t, 1)));
+        a.releaseStatementLocks();               // the range's S goes, its IX stays
+        assertEquals(LockMode.IX, a.held(new KeyLock(t, List.of(1))));
+        assertEquals(Status.GRANTED, c.tryShort(rangeIX(t, 1)), "IX beside IX");
+        assertEquals(Status.TIMEOUT, b.tryShort(keyS(t, 1)));
+        a.releaseShared();                       // RbW-RL's release keeps IX too
+        assertEquals(LockMode.IX, a.held(new KeyLock(t, List.of(1))));
+        Set<String> rows = m.snapshot().stream().filter(i -> i.ownerId() == a.o.id())
+                .map(i -> i.mode() + " " + i.name()).collect(Collectors.toSet());
+        assertEquals(Set.of("IX PUBLIC.T", "IX PUBLIC.T[1]", "X PUBLIC.T[7]"), rows);
+        a.releaseAll();
+        c.releaseAll();
+        assertEquals(Status.GRANTED, b.tryShort(keyS(t, 1)));
+        b.releaseAll();
+        assertEquals(List.of(), m.snapshot());
+        assertKeyedNameFree(t.keyed(List.of(1)));
+    }
+
+    @Test
+    void aKeyRangesIxIsNeverEscalatedAndXOnTheTableCoversIt() {
+        m.setEscalationThreshold(2);
+        Session a = session(1), b = session(2);
+        a.grant(keyX(t, 11), keyX(t, 12));
+        a.grant(rangeIX(t, 1));                  // past the threshold: still the range's own IX
+        assertEquals(0, m.counters().escalations());
+        assertEquals(LockMode.IX, a.held(new KeyLock(t, List.of(1))));
+        assertEquals(Status.TIMEOUT, b.tryShort(keyS(t, 1)));
+        a.releaseAll();
+        a.grant(x(t));
+        a.grant(rangeIX(t, 2));                  // covered by X(T): no name made
+        assertNull(t.keyed(List.of(2)));
+        a.releaseAll();
+        assertEquals(List.of(), m.snapshot());
+    }
+
     @Test
     void anOwnersOwnLocksCoverItsCellsAndRowKeys() {
         Session a = session(1), b = session(2);
@@ -1234,6 +1297,8 @@ abstract class LockManagerContract {
         LockRequest[] c = LockRequest.canonical(cellX(ta, 1), s(ta), keyX(t, 2), LockRequest.ix(t),
                 s(t), cellS(ta, 1));
         assertEquals(List.of(s(t), LockRequest.ix(t), keyX(t, 2), s(ta), cellX(ta, 1)), List.of(c));
+        // a row key's S and IX asked together stay two requests
+        assertEquals(2, LockRequest.canonical(keyS(t, 1), rangeIX(t, 1), keyS(t, 1)).length);
     }
 
     static Set<LockDuration> durationsOf(Session s) {
