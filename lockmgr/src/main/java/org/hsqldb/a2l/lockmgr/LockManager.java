@@ -1025,7 +1025,7 @@ public abstract class LockManager {
                 }
                 if (conflicts(a.kind, mode, intent, ix)) {
                     blockerLock = mode != NONE ? new LockRequest(a.name, LockMode.of(mode))
-                            : ix && a.name instanceof TableLock
+                            : ix && !(a.name instanceof AttributeLock) // a table's or a key range's
                                     ? new LockRequest(a.name, LockMode.IX)
                                     : heldUnder(b.owner, a.name);
                 }

@@ -1105,6 +1105,21 @@ abstract class LockManagerContract {
     }
 
     @Test
+    void aDeadlockThroughAKeyRangeNamesTheIxHeldOnIt() {
+        Session a = session(1), b = session(2);
+        a.grant(keyS(t, 1));
+        b.grant(rangeIX(t, 2));
+        Future<LockResult> aw = a.start(keyS(t, 2));
+        awaitWaiting(a);
+        LockResult br = b.acquire(TRANSACTION, 0, rangeIX(t, 1));
+        assertEquals(Status.DEADLOCK, br.status(), br::toString);
+        assertTrue(br.cycle().stream().anyMatch(e -> e.blockerLock().equals(rangeIX(t, 2))), br::toString);
+        b.releaseAll();
+        assertEquals(Status.GRANTED, get(aw).status());
+        a.releaseAll();
+    }
+
+    @Test
     void aKeyRangesIxIsNeverEscalatedAndXOnTheTableCoversIt() {
         m.setEscalationThreshold(2);
         Session a = session(1), b = session(2);
