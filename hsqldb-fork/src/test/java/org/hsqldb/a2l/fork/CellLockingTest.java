@@ -488,7 +488,7 @@ class CellLockingTest {
             java.util.SplittableRandom random = new java.util.SplittableRandom(id * 7919L);
             try (Connection c = Engines.fork(url)) {
                 c.setAutoCommit(false);
-                for (int r = 0; r < rounds; r++) {
+                playRounds(c, rounds, r -> {
                     int kind = random.nextInt(10);
                     try (java.sql.PreparedStatement ins = c.prepareStatement("INSERT INTO p VALUES (?, ?)");
                          java.sql.PreparedStatement child = c.prepareStatement("INSERT INTO c VALUES (?, ?, ?)");
@@ -522,13 +522,8 @@ class CellLockingTest {
                             }
                             c.commit();
                         }
-                    } catch (SQLException e) {
-                        if (!"40001".equals(e.getSQLState())) {
-                            throw e;
-                        }
-                        c.rollback();
                     }
-                }
+                });
             }
         });
         try (Connection c = Engines.fork(url); Statement s = c.createStatement()) {
@@ -566,69 +561,62 @@ class CellLockingTest {
                  Statement q = c.createStatement()) {
                 c.setAutoCommit(false);
                 c.setTransactionIsolation(Connection.TRANSACTION_SERIALIZABLE);
-                for (int r = 0; r < rounds; r++) {
+                playRounds(c, rounds, r -> {
                     int kind = random.nextInt(10);
-                    try {
-                        if (kind < 4) {
-                            int g = random.nextInt(ranges), n = (id * rounds + r) * 2, v = 1 + random.nextInt(100);
-                            for (int half = 0; half < 2; half++) {
-                                ins.setInt(1, g);
-                                ins.setInt(2, n + half);
-                                ins.setInt(3, half == 0 ? v : -v);
-                                ins.executeUpdate();
-                            }
-                            if (random.nextInt(4) == 0) {
-                                c.rollback();
-                            } else {
-                                c.commit();
-                                pairs.add(new int[] {g, n});
-                                committedRows.addAndGet(2);
-                            }
-                        } else if (kind < 6 && !pairs.isEmpty()) {
-                            int[] pair = pairs.get(random.nextInt(pairs.size()));
-                            for (int half = 0; half < 2; half++) {
-                                del.setInt(1, pair[0]);
-                                del.setInt(2, pair[1] + half);
-                                assertEquals(1, del.executeUpdate(), "a committed row of this worker");
-                            }
-                            if (random.nextInt(4) == 0) {
-                                c.rollback();
-                            } else {
-                                c.commit();
-                                pairs.remove(pair);
-                                committedRows.addAndGet(-2);
-                            }
-                        } else if (kind < 8) {
-                            range.setInt(1, random.nextInt(ranges));
-                            try (ResultSet rs = range.executeQuery()) {
-                                rs.next();
-                                assertEquals(0, rs.getLong(1), "a range holds whole pairs");
-                                assertEquals(0, rs.getLong(2) % 2, "a range holds whole pairs");
-                            }
-                            c.commit();
-                        } else if (kind < 9) {
-                            point.setInt(1, random.nextInt(ranges));
-                            point.setInt(2, random.nextInt(threads * rounds * 2));
-                            try (ResultSet rs = point.executeQuery()) {
-                                while (rs.next()) {
-                                    rs.getInt(1);
-                                }
-                            }
-                            c.commit();
+                    if (kind < 4) {
+                        int g = random.nextInt(ranges), n = (id * rounds + r) * 2, v = 1 + random.nextInt(100);
+                        for (int half = 0; half < 2; half++) {
+                            ins.setInt(1, g);
+                            ins.setInt(2, n + half);
+                            ins.setInt(3, half == 0 ? v : -v);
+                            ins.executeUpdate();
+                        }
+                        if (random.nextInt(4) == 0) {
+                            c.rollback();
                         } else {
-                            try (ResultSet rs = q.executeQuery("SELECT SUM(v), COUNT(*) FROM e")) {
-                                rs.next();
-                                assertEquals(0, rs.getLong(1), "the table holds whole pairs");
-                            }
                             c.commit();
+                            pairs.add(new int[] {g, n});
+                            committedRows.addAndGet(2);
                         }
-                    } catch (SQLException e) {
-                        if (!"40001".equals(e.getSQLState())) {
-                            throw e;
+                    } else if (kind < 6 && !pairs.isEmpty()) {
+                        int[] pair = pairs.get(random.nextInt(pairs.size()));
+                        for (int half = 0; half < 2; half++) {
+                            del.setInt(1, pair[0]);
+                            del.setInt(2, pair[1] + half);
+                            assertEquals(1, del.executeUpdate(), "a committed row of this worker");
                         }
-                        c.rollback();
+                        if (random.nextInt(4) == 0) {
+                            c.rollback();
+                        } else {
+                            c.commit();
+                            pairs.remove(pair);
+                            committedRows.addAndGet(-2);
+                        }
+                    } else if (kind < 8) {
+                        range.setInt(1, random.nextInt(ranges));
+                        try (ResultSet rs = range.executeQuery()) {
+                            rs.next();
+                            assertEquals(0, rs.getLong(1), "a range holds whole pairs");
+                            assertEquals(0, rs.getLong(2) % 2, "a range holds whole pairs");
+                        }
+                        c.commit();
+                    } else if (kind < 9) {
+                        point.setInt(1, random.nextInt(ranges));
+                        point.setInt(2, random.nextInt(threads * rounds * 2));
+                        try (ResultSet rs = point.executeQuery()) {
+                            while (rs.next()) {
+                                rs.getInt(1);
+                            }
+                        }
+                        c.commit();
+                    } else {
+                        try (ResultSet rs = q.executeQuery("SELECT SUM(v), COUNT(*) FROM e")) {
+                            rs.next();
+                            assertEquals(0, rs.getLong(1), "the table holds whole pairs");
+                        }
+                        c.commit();
                     }
-                }
+                });
             }
         });
         try (Connection c = Engines.fork(url); Statement s = c.createStatement()) {
@@ -636,6 +624,24 @@ class CellLockingTest {
             assertEquals(committedRows.get(), count(s, "SELECT COUNT(*) FROM e"));
             assertEquals(0, count(s, "SELECT COUNT(*) FROM (SELECT g FROM e GROUP BY g HAVING SUM(v) <> 0)"));
             s.execute("SHUTDOWN");
+        }
+    }
+
+    interface Round {
+        void run(int round) throws SQLException;
+    }
+
+    /** Plays rounds 0 .. rounds - 1 on {@code c}; a deadlock victim's round is rolled back, not played again. */
+    private static void playRounds(Connection c, int rounds, Round round) throws SQLException {
+        for (int r = 0; r < rounds; r++) {
+            try {
+                round.run(r);
+            } catch (SQLException e) {
+                if (!"40001".equals(e.getSQLState())) {
+                    throw e;
+                }
+                c.rollback();
+            }
         }
     }
 

@@ -713,8 +713,8 @@ public abstract class LockManager {
 
     /**
      * The mode in which the owner holds {@code name}, or null: S, U or X, or IX for a table
-     * or a row key the owner holds in IX only. For the owner's own thread (e.g. assertions in the engine);
-     * other threads should use {@link #snapshot()}. A keyed name stands for its parent and key.
+     * or a row key the owner holds in IX only. For the owner's own thread (e.g. assertions
+     * in the engine); other threads should use {@link #snapshot()}. A keyed name stands for its parent and key.
      */
     public final LockMode held(Owner o, LockName name) {
         if (name instanceof KeyLock) {
@@ -778,8 +778,9 @@ public abstract class LockManager {
      * through its seqlock, without blocking it; owners are read one after the other, so
      * the whole is not one instant. Intention locks (an owner's internal marks above the
      * names it locks) are not listed, except IX on a table or a row key (an owner that
-     * inserts or deletes rows of the table, or of the key range). A request waits under its own name, whichever name above it it waits for; a
-     * cell or row key shows as its keyed name.
+     * inserts or deletes rows of the table, or of the key range). A request waits under its
+     * own name, whichever name above it it waits for; a cell or row key shows as its keyed
+     * name.
      */
     public final List<LockInfo> snapshot() {
         List<LockInfo> out = new ArrayList<>();

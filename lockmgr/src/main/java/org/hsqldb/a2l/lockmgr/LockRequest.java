@@ -105,19 +105,12 @@ public final class LockRequest {
      * conflicts with other owners' locks on the whole attribute, and the table's intention.
      */
     public static LockRequest cell(AttributeLock attribute, Object key, LockMode mode) {
-        return keyed(attribute, key, mode);
-    }
-
-    private static LockRequest keyed(LockName parent, Object key, LockMode mode) {
-        if (mode == LockMode.IX) {
-            throw new IllegalArgumentException("a row key or a cell is locked in S, U or X");
-        }
-        return new LockRequest(parent, mode, Objects.requireNonNull(key, "key"));
+        return new LockRequest(attribute, mode, Objects.requireNonNull(key, "key"));
     }
 
     /**
      * A normalized copy of a lock set: one request per name (the strongest mode wins; for
-     * a table, S or U and IX asked together stay two requests), ordered by name creation
+     * a table or a row key, S or U and IX asked together stay two requests), ordered by name creation
      * order, each table directly before its row keys and its own attributes, each attribute
      * before its cells (keyed names in the order of their keys' hashes). Taking every
      * statement's locks in one global order removes the deadlocks that differing orders

@@ -39,6 +39,18 @@ public final class RowKey {
         return new RowKey(values.clone());
     }
 
+    /**
+     * The key of the first {@code length} of {@code values} (copied): a key range's key, or
+     * with the whole array the row's.
+     */
+    public static RowKey ofFirst(long[] values, int length) {
+        if (length < 1 || length > values.length) {
+            throw new IllegalArgumentException("a row key of " + length + " of " + values.length
+                    + " values");
+        }
+        return new RowKey(Arrays.copyOf(values, length));
+    }
+
     /** How many values the key has. */
     public int size() {
         return values.length;

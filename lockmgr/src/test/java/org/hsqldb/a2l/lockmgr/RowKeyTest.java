@@ -26,6 +26,17 @@ class RowKeyTest {
         assertThrows(IllegalArgumentException.class, RowKey::of);
     }
 
+    @Test
+    void aKeyOfTheFirstValuesIsTheKeyOfThoseValuesCopied() {
+        long[] v = {1, 42, 7};
+        RowKey range = RowKey.ofFirst(v, 2);
+        v[0] = 9;
+        assertEquals(RowKey.of(1, 42), range);
+        assertEquals(RowKey.of(9, 42, 7), RowKey.ofFirst(v, 3));
+        assertThrows(IllegalArgumentException.class, () -> RowKey.ofFirst(v, 0));
+        assertThrows(IllegalArgumentException.class, () -> RowKey.ofFirst(v, 4));
+    }
+
     /** TPC-C's order keys (w, d, o): a list's hash gives these a few thousand values, this key one each. */
     @Test
     void neighbouringCompositeKeysDoNotShareHashes() {
