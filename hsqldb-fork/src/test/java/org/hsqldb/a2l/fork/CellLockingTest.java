@@ -208,6 +208,7 @@ class CellLockingTest {
             s.execute("CREATE TABLE v (k VARCHAR(10) PRIMARY KEY, b INT)");
             assertEquals(List.of("DATABASE S DATABASE null",
                     "PUBLIC.T.B[?, 3] X CELL one row by its primary key",
+                    "PUBLIC.T.B[?] IX KEY RANGE the key range of the cell",
                     "PUBLIC.T.C S COLUMN a column nobody has written yet",
                     "PUBLIC.T.D S COLUMN a column nobody has written yet",
                     "PUBLIC.T.W S COLUMN a column nobody has written yet",
@@ -216,13 +217,16 @@ class CellLockingTest {
             s.execute("UPDATE t SET c = 0 WHERE w = 0"); // asks for X on T.C (and finds no row)
             assertEquals(List.of("DATABASE S DATABASE null",
                     "PUBLIC.T.B[?, 3] X CELL one row by its primary key",
+                    "PUBLIC.T.B[?] IX KEY RANGE the key range of the cell",
                     "PUBLIC.T.C[?, 3] S CELL one row by its primary key",
                     "PUBLIC.T.D S COLUMN a column nobody has written yet",
                     "PUBLIC.T.W S COLUMN a column nobody has written yet",
                     "PUBLIC.T[?, 3] S ROW KEY one row by its primary key"),
                     explain(s, "UPDATE t SET b = c + 1 WHERE w = ? AND d = 3"));
-            assertTrue(explain(s, "SELECT b FROM t WHERE w = 1").contains(
-                    "PUBLIC.T.B S COLUMN rows not addressed by the whole primary key"), () -> explain(s, "x").toString());
+            assertTrue(explain(s, "SELECT c FROM t WHERE w = 1").contains(
+                    "PUBLIC.T.C[1] S KEY RANGE values of rows whose primary key starts with these values"));
+            assertTrue(explain(s, "SELECT b FROM t WHERE d = 1").contains(
+                    "PUBLIC.T.B S COLUMN rows not addressed by the whole primary key"));
             assertTrue(explain(s, "SELECT b FROM v WHERE k = 'a'").contains(
                     "PUBLIC.V.B S COLUMN a primary key column not of an integral type"));
             assertTrue(explain(s, "SELECT b FROM t WHERE w = 1 AND d = 1 OR w = 2 AND d = 2").stream()
@@ -265,6 +269,97 @@ class CellLockingTest {
                     + " FOREIGN KEY (w, d, o, n) REFERENCES ol)");
             assertTrue(explain(s, "DELETE FROM ol WHERE w = 1 AND d = 2 AND o = 3 AND n = 4").contains(
                     "PUBLIC.OL X TABLE a foreign key references the table"));
+        }
+    }
+
+    @Test
+    void explainNamesTheCellRangesOfRangeReadsAndPointWrites() throws SQLException {
+        try (Connection c = Engines.fork(url(true)); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE ol (w INT, d INT, o INT, v INT, x INT, PRIMARY KEY (w, d, o))");
+            // before its first writer, a column is read whole, by a range too
+            assertTrue(explain(s, "SELECT SUM(v) FROM ol WHERE w = 1 AND d = ?").contains(
+                    "PUBLIC.OL.V S COLUMN a column nobody has written yet"));
+            assertEquals(List.of("DATABASE S DATABASE null",
+                    "PUBLIC.OL.D S COLUMN a column nobody has written yet",
+                    "PUBLIC.OL.O S COLUMN a column nobody has written yet",
+                    "PUBLIC.OL.V[1, ?, 3] X CELL one row by its primary key",
+                    "PUBLIC.OL.V[1, ?] IX KEY RANGE the key range of the cell",
+                    "PUBLIC.OL.V[1] IX KEY RANGE the key range of the cell",
+                    "PUBLIC.OL.W S COLUMN a column nobody has written yet",
+                    "PUBLIC.OL[1, ?, 3] S ROW KEY one row by its primary key"),
+                    explain(s, "UPDATE ol SET v = 0 WHERE w = 1 AND d = ? AND o = 3"));
+            s.execute("UPDATE ol SET v = 0 WHERE w = 0 AND d = 0 AND o = 0"); // asks for a cell of V
+            assertTrue(explain(s, "SELECT SUM(v) FROM ol WHERE w = 1 AND d = ?").contains(
+                    "PUBLIC.OL.V[1, ?] S KEY RANGE values of rows whose primary key starts with these values"));
+            // a range read for update: U on the range (see CellLocks.isCell)
+            assertTrue(explain(s, "SELECT v FROM ol WHERE w = 1 AND d = 2 FOR UPDATE OF v").contains(
+                    "PUBLIC.OL.V[1, 2] U KEY RANGE values of rows whose primary key starts with these values"));
+            // a write of a range keeps the whole column: point readers take no lock on ranges
+            List<String> update = explain(s, "UPDATE ol SET v = 1 WHERE w = 1 AND d = 2");
+            assertTrue(update.contains("PUBLIC.OL.V X COLUMN a write of a key range"), update::toString);
+            assertTrue(update.contains(
+                    "PUBLIC.OL[1, 2] S KEY RANGE rows whose primary key starts with these values"), update::toString);
+        }
+    }
+
+    @Test
+    void aRangeReadOfValuesKeepsOutTheirWritersOnlyAndWritersOfOneRangeGoTogether() throws Exception {
+        String url = url(true);
+        try (SessionThread reader = new SessionThread(Engines.fork(url), "reader");
+             SessionThread one = new SessionThread(Engines.fork(url), "one");
+             SessionThread two = new SessionThread(Engines.fork(url), "two")) {
+            create(reader);
+            reader.execute("UPDATE t SET b = b WHERE w = 9 AND d = 9"); // b has a writer: cells
+            for (SessionThread s : new SessionThread[] {reader, one, two}) {
+                s.setAutoCommit(false);
+                s.setIsolation(Connection.TRANSACTION_SERIALIZABLE);
+            }
+            // writers of different cells of one range: together
+            assertEquals(1, one.execute("UPDATE t SET b = b + 1 WHERE w = 1 AND d = 1"));
+            assertEquals(1, two.execute("UPDATE t SET b = b + 1 WHERE w = 1 AND d = 2"));
+            // a read of the range's values waits for both; of another range, not
+            assertEquals(12, reader.queryLong("SELECT SUM(b) FROM t WHERE w = 2"));
+            Future<Long> sum = reader.submitQueryLong("SELECT SUM(b) FROM t WHERE w = 1");
+            reader.awaitLockWait();
+            one.commit();
+            reader.awaitLockWait();
+            assertFalse(sum.isDone(), "the second writer still holds its cell");
+            two.commit();
+            assertEquals(23, SessionThread.await(sum));
+            reader.commit();
+            // and a writer of a cell of the range waits for the range's reader; of another range, not
+            assertEquals(23, reader.queryLong("SELECT SUM(b) FROM t WHERE w = 1"));
+            assertEquals(1, one.execute("UPDATE t SET b = 0 WHERE w = 2 AND d = 1"));
+            Future<Integer> write = two.submit("UPDATE t SET b = 0 WHERE w = 1 AND d = 2");
+            two.awaitLockWait();
+            assertEquals(23, reader.queryLong("SELECT SUM(b) FROM t WHERE w = 1"), "read again: the same values");
+            reader.commit();
+            assertEquals(1, SessionThread.await(write));
+            one.commit();
+            two.commit();
+            // a range read for update lets a plain reader of the range in, not a second one for update
+            assertEquals(11, reader.queryLong("SELECT b FROM t WHERE w = 1 FOR UPDATE OF b"));
+            assertEquals(11, one.queryLong("SELECT SUM(b) FROM t WHERE w = 1"));
+            Future<Long> second = two.submitQueryLong("SELECT b FROM t WHERE w = 1 FOR UPDATE OF b");
+            two.awaitLockWait();
+            one.commit();
+            reader.commit();
+            assertEquals(11, SessionThread.await(second));
+            two.commit();
+        }
+    }
+
+    @Test
+    void systemLocksListsAKeyRangeHeldInSAndInIx() throws Exception {
+        try (SessionThread one = new SessionThread(Engines.fork(url(true)), "one")) {
+            create(one);
+            one.setAutoCommit(false);
+            one.setIsolation(Connection.TRANSACTION_SERIALIZABLE);
+            assertEquals(2, one.queryLong("SELECT COUNT(*) FROM t WHERE w = 1"));
+            assertEquals(1, one.execute("INSERT INTO t VALUES (1, 7, 0, 0)"));
+            List<String> held = locksOf(one);
+            assertTrue(held.containsAll(List.of("PUBLIC.T[1] S", "PUBLIC.T[1] IX")), held::toString);
+            one.commit();
         }
     }
 
@@ -623,6 +718,98 @@ class CellLockingTest {
             assertEquals(List.of(), IndexIntegrity.problems(c));
             assertEquals(committedRows.get(), count(s, "SELECT COUNT(*) FROM e"));
             assertEquals(0, count(s, "SELECT COUNT(*) FROM (SELECT g FROM e GROUP BY g HAVING SUM(v) <> 0)"));
+            s.execute("SHUTDOWN");
+        }
+    }
+
+    /**
+     * Transfers between two rows of one range (two point updates of one column, some rolled
+     * back) race range readers (plain and FOR UPDATE), repeated point reads and table reads:
+     * every read of a range must see its total, which only a lock on the range's values that
+     * the transfers' cells conflict with can give.
+     */
+    @org.junit.jupiter.api.RepeatedTest(5)
+    void transfersWithinRangesAndReadersOfTheRangesValuesSeeWholeTransfers() throws Exception {
+        String url = url(true);
+        int threads = 6, rounds = 400, ranges = 3, rows = 6;
+        try (Connection setup = Engines.fork(url); Statement s = setup.createStatement()) {
+            s.execute("CREATE TABLE a (g INT, n INT, v INT, PRIMARY KEY (g, n))");
+            for (int g = 0; g < ranges; g++) {
+                for (int n = 0; n < rows; n++) {
+                    s.execute("INSERT INTO a VALUES (" + g + ", " + n + ", 100)");
+                }
+            }
+        }
+        race(threads, id -> {
+            java.util.SplittableRandom random = new java.util.SplittableRandom(id * 7919L);
+            try (Connection c = Engines.fork(url);
+                 java.sql.PreparedStatement add = c.prepareStatement("UPDATE a SET v = v + ? WHERE g = ? AND n = ?");
+                 java.sql.PreparedStatement sum = c.prepareStatement("SELECT SUM(v) FROM a WHERE g = ?");
+                 java.sql.PreparedStatement forUpdate = c.prepareStatement(
+                         "SELECT v FROM a WHERE g = ? FOR UPDATE OF v");
+                 java.sql.PreparedStatement point = c.prepareStatement("SELECT v FROM a WHERE g = ? AND n = ?");
+                 Statement q = c.createStatement()) {
+                c.setAutoCommit(false);
+                c.setTransactionIsolation(Connection.TRANSACTION_SERIALIZABLE);
+                playRounds(c, rounds, r -> {
+                    int kind = random.nextInt(10), g = random.nextInt(ranges);
+                    if (kind < 5) {
+                        int from = random.nextInt(rows), to = (from + 1 + random.nextInt(rows - 1)) % rows;
+                        int amount = 1 + random.nextInt(50);
+                        for (int[] step : new int[][] {{from, -amount}, {to, amount}}) {
+                            add.setInt(1, step[1]);
+                            add.setInt(2, g);
+                            add.setInt(3, step[0]);
+                            assertEquals(1, add.executeUpdate());
+                        }
+                        if (random.nextInt(4) == 0) {
+                            c.rollback();
+                        } else {
+                            c.commit();
+                        }
+                    } else if (kind < 7) {
+                        sum.setInt(1, g);
+                        try (ResultSet rs = sum.executeQuery()) {
+                            rs.next();
+                            assertEquals(100 * rows, rs.getLong(1), "a range's total");
+                        }
+                        c.commit();
+                    } else if (kind < 8) {
+                        forUpdate.setInt(1, g);
+                        long total = 0;
+                        try (ResultSet rs = forUpdate.executeQuery()) {
+                            while (rs.next()) {
+                                total += rs.getLong(1);
+                            }
+                        }
+                        assertEquals(100 * rows, total, "a range's total, read for update");
+                        c.commit();
+                    } else if (kind < 9) {
+                        point.setInt(1, g);
+                        point.setInt(2, random.nextInt(rows));
+                        long[] seen = new long[2];
+                        for (int i = 0; i < 2; i++) {
+                            try (ResultSet rs = point.executeQuery()) {
+                                rs.next();
+                                seen[i] = rs.getLong(1);
+                            }
+                        }
+                        assertEquals(seen[0], seen[1], "a cell read twice");
+                        c.commit();
+                    } else {
+                        try (ResultSet rs = q.executeQuery("SELECT SUM(v) FROM a")) {
+                            rs.next();
+                            assertEquals(100 * rows * ranges, rs.getLong(1), "the table's total");
+                        }
+                        c.commit();
+                    }
+                });
+            }
+        });
+        try (Connection c = Engines.fork(url); Statement s = c.createStatement()) {
+            assertEquals(List.of(), IndexIntegrity.problems(c));
+            assertEquals(0, count(s, "SELECT COUNT(*) FROM (SELECT g FROM a GROUP BY g HAVING SUM(v) <> "
+                    + 100 * rows + ")"));
             s.execute("SHUTDOWN");
         }
     }

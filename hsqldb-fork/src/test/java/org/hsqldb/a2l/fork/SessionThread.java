@@ -100,12 +100,17 @@ public final class SessionThread implements AutoCloseable {
 
     /** Runs a query in the session and returns the first column of its first row. */
     public long queryLong(String sql) throws SQLException {
-        return await(executor.submit(() -> {
+        return await(submitQueryLong(sql));
+    }
+
+    /** As {@link #queryLong}, without waiting for it. */
+    public Future<Long> submitQueryLong(String sql) {
+        return executor.submit(() -> {
             try (Statement s = connection.createStatement(); ResultSet rs = s.executeQuery(sql)) {
                 rs.next();
                 return rs.getLong(1);
             }
-        }));
+        });
     }
 
     /** {@link #queryLong} for a string value. */

@@ -12,7 +12,7 @@ import java.util.function.Predicate;
 /**
  * The A2L lock manager: locks on tables {@code T}, attributes {@code T.c}, row keys
  * {@code T[k]} and cells {@code T.c[k]} in modes S, U and X (and IX on a table or on a row
- * key that names a key range), held by {@link Owner}s (engine sessions) until the end of the
+ * key or cell that names a key range), held by {@link Owner}s (engine sessions) until the end of the
  * statement or of the transaction.
  *
  * <h2>Compatibility</h2>
@@ -30,7 +30,8 @@ import java.util.function.Predicate;
  * with the same key, not with other inserters;</li>
  * <li>a key range (a row key the engine makes of a primary key's first columns) is read in S
  * and inserted or deleted in, beside the row's own X, in IX: readers of the range exclude its
- * inserters, inserters do not exclude each other.</li>
+ * inserters, inserters do not exclude each other; a cell's key range likewise, read in S or U
+ * and written in, beside the cell's own U or X, in IX.</li>
  * </ul>
  * The lockmgr README gives the tables and the reasons.
  *
@@ -259,8 +260,8 @@ public abstract class LockManager {
                         immediate++;
                         continue;
                     }
-                    // (IX on a key range is not escalated: IX on the table does not stand
-                    // for it towards the range's readers)
+                    // (IX on a key range is not escalated: IX on the table or attribute
+                    // does not stand for it towards the range's readers)
                     if (ph != null && ph.keyHolds >= escalationThreshold && mode != IX) {
                         key = null; // enough keys under the parent: lock the parent itself
                         escalated = true;
@@ -412,7 +413,7 @@ public abstract class LockManager {
     /**
      * Whether a keyed request (a row key or a cell of {@code parent}) is covered by what the
      * owner holds above it: the parent in the same or a stronger mode, for long enough, or X
-     * on the table. IX on a row key (a key range's) is covered by X on the table only.
+     * on the table. IX on a key range is covered by X on its parent or on the table only.
      */
     private static boolean coveredAbove(Owner o, Hold ph, LockName parent, int mode, boolean txn) {
         if (ph != null && (mode == IX ? ph.mode == X : ph.mode >= mode && (ph.txn || !txn))) {
@@ -713,7 +714,7 @@ public abstract class LockManager {
 
     /**
      * The mode in which the owner holds {@code name}, or null: S, U or X, or IX for a table
-     * or a row key the owner holds in IX only. For the owner's own thread (e.g. assertions
+     * or a keyed name the owner holds in IX only. For the owner's own thread (e.g. assertions
      * in the engine); other threads should use {@link #snapshot()}. A keyed name stands for its parent and key.
      */
     public final LockMode held(Owner o, LockName name) {

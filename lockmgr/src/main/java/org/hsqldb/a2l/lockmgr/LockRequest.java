@@ -18,7 +18,7 @@ public final class LockRequest {
 
     /**
      * @param name the table or attribute to lock (a {@link KeyLock} stands for its parent and key)
-     * @param mode S, U or X; IX on a table or a row key only
+     * @param mode S, U or X; IX on a table or a keyed name only
      */
     public LockRequest(LockName name, LockMode mode) {
         this(name instanceof KeyLock ? ((KeyLock) name).parent() : name, mode,
@@ -29,8 +29,8 @@ public final class LockRequest {
         this.name = Objects.requireNonNull(name, "name");
         this.mode = Objects.requireNonNull(mode, "mode");
         this.key = key;
-        if (mode == LockMode.IX && !(name instanceof TableLock)) {
-            throw new IllegalArgumentException("IX is a table's or a row key's mode, not " + this);
+        if (mode == LockMode.IX && !(name instanceof TableLock) && key == null) {
+            throw new IllegalArgumentException("IX is a table's or a keyed name's mode, not " + this);
         }
     }
 
@@ -103,6 +103,12 @@ public final class LockRequest {
      * The cell of {@code attribute} at row key {@code key}, in {@code mode} (S, U or X).
      * Taking it also takes the attribute's intention (IS for S, IX for U and X), which
      * conflicts with other owners' locks on the whole attribute, and the table's intention.
+     *
+     * <p>As a row key, a cell's key may name a key range: the values of the attribute in the
+     * rows whose key starts with the key's values. It is locked in S or U by a statement that
+     * reads the range, and in IX by each writer of a cell in it, beside the cell's own U or X:
+     * writers of one range do not exclude each other, readers of a range exclude its writers.
+     * IX on a cell is never escalated: IX on the attribute would not stand for it.
      */
     public static LockRequest cell(AttributeLock attribute, Object key, LockMode mode) {
         return new LockRequest(attribute, mode, Objects.requireNonNull(key, "key"));

@@ -1054,8 +1054,36 @@ abstract class LockManagerContract {
         assertCompatible(LockRequest.ix(t), s(ta));
         assertCompatible(LockRequest.ix(t), keyS(t, 1));
         assertThrows(IllegalArgumentException.class, () -> new LockRequest(ta, LockMode.IX));
-        assertThrows(IllegalArgumentException.class,
-                () -> LockRequest.cell(ta, List.of(1), LockMode.IX));
+    }
+
+    @Test
+    void aCellsKeyRangeIsReadInSOrUAndWrittenInIx() {
+        // writers of cells of one range go together; a reader of the range's values keeps them out
+        assertCompatible(cellRangeIX(ta, 1), cellRangeIX(ta, 1));
+        assertConflict(cellS(ta, 1), cellRangeIX(ta, 1));
+        assertConflict(cellRangeIX(ta, 1), cellS(ta, 1));
+        assertConflict(LockRequest.cell(ta, List.of(1), LockMode.U), cellRangeIX(ta, 1));
+        assertConflict(cellRangeIX(ta, 1), LockRequest.cell(ta, List.of(1), LockMode.U));
+        // a range read in U lets plain readers of the range in (U is as S towards S)
+        assertCompatible(LockRequest.cell(ta, List.of(1), LockMode.U), cellS(ta, 1));
+        // other ranges, other columns and the row key of the same values go beside it
+        assertCompatible(cellS(ta, 2), cellRangeIX(ta, 1));
+        assertCompatible(cellS(tb, 1), cellRangeIX(ta, 1));
+        assertCompatible(keyS(t, 1), cellRangeIX(ta, 1));
+        assertCompatible(cellRangeIX(ta, 1), s(t));
+        // IX on the range takes IX on the column: readers of the whole column keep it out
+        assertConflict(cellRangeIX(ta, 1), s(ta));
+        assertConflict(s(ta), cellRangeIX(ta, 1));
+        assertCompatible(cellRangeIX(ta, 1), LockRequest.cell(ta, List.of(1, 5), LockMode.X));
+    }
+
+    @Test
+    void aCellsKeyRangeIxIsNeverEscalatedAndXOnTheColumnCoversIt() {
+        assertARangesIxIsNeverEscalatedAndXOnItsParentCoversIt(ta);
+    }
+
+    static LockRequest cellRangeIX(AttributeLock a, int k) {
+        return LockRequest.cell(a, List.of(k), LockMode.IX);
     }
 
     static LockRequest rangeIX(TableLock t, int k) {
@@ -1121,19 +1149,31 @@ abstract class LockManagerContract {
 
     @Test
     void aKeyRangesIxIsNeverEscalatedAndXOnTheTableCoversIt() {
+        assertARangesIxIsNeverEscalatedAndXOnItsParentCoversIt(t);
+    }
+
+    /** A key range of {@code parent} (a table's rows or a column's values) in IX. */
+    private void assertARangesIxIsNeverEscalatedAndXOnItsParentCoversIt(LockName parent) {
         m.setEscalationThreshold(2);
         Session a = session(1), b = session(2);
-        a.grant(keyX(t, 11), keyX(t, 12));
-        a.grant(rangeIX(t, 1));                  // past the threshold: still the range's own IX
+        a.grant(keyed(parent, 11, LockMode.X), keyed(parent, 12, LockMode.X));
+        a.grant(keyed(parent, 1, LockMode.IX));  // past the threshold: still the range's own IX
         assertEquals(0, m.counters().escalations());
-        assertEquals(LockMode.IX, a.held(new KeyLock(t, List.of(1))));
-        assertEquals(Status.TIMEOUT, b.tryShort(keyS(t, 1)));
+        assertEquals(LockMode.IX, a.held(new KeyLock(parent, List.of(1))));
+        assertEquals(Status.TIMEOUT, b.tryShort(keyed(parent, 1, LockMode.S)));
+        Set<String> rows = m.snapshot().stream().filter(i -> i.ownerId() == a.o.id())
+                .map(i -> i.mode() + " " + i.name()).collect(Collectors.toSet());
+        assertTrue(rows.contains("IX " + parent + "[1]"), rows::toString);
         a.releaseAll();
-        a.grant(x(t));
-        a.grant(rangeIX(t, 2));                  // covered by X(T): no name made
-        assertNull(t.keyed(List.of(2)));
+        a.grant(x(parent));
+        a.grant(keyed(parent, 2, LockMode.IX)); // covered by X on the parent: no name made
+        assertNull(parent.keyed(List.of(2)));
         a.releaseAll();
         assertEquals(List.of(), m.snapshot());
+    }
+
+    static LockRequest keyed(LockName parent, int k, LockMode mode) {
+        return new LockRequest(new KeyLock(parent, List.of(k)), mode);
     }
 
     @Test
