@@ -303,6 +303,74 @@ class CellLockingTest {
     }
 
     @Test
+    @RequiresPatch("Lock-the-key-ranges-of-each-table-a-join")
+    void explainNamesTheKeyRangesOfEachTableAJoinReachesByAKeyPrefix() throws SQLException {
+        try (Connection c = Engines.fork(url(true)); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE ol (w INT, d INT, o INT, n INT, i INT, PRIMARY KEY (w, d, o, n))");
+            s.execute("CREATE TABLE st (w INT, i INT, q INT, PRIMARY KEY (w, i))");
+            s.execute("UPDATE st SET q = 0 WHERE w = 0 AND i = 0"); // asks for a cell of Q
+            String join = "SELECT COUNT(*) FROM ol, st WHERE ol.w = ? AND ol.d = ? AND ol.o >= ?"
+                    + " AND st.w = ? AND st.i = ol.i AND st.q < ?";
+            List<String> both = explain(s, join);
+            assertTrue(both.containsAll(List.of(
+                    "PUBLIC.OL[?, ?] S KEY RANGE rows whose primary key starts with these values",
+                    "PUBLIC.ST[?] S KEY RANGE rows whose primary key starts with these values",
+                    "PUBLIC.ST.Q[?] S KEY RANGE values of rows whose primary key starts with these values")),
+                    both::toString);
+            assertTrue(both.stream().noneMatch(l -> l.startsWith("PUBLIC.OL S ") || l.startsWith("PUBLIC.ST S ")
+                    || l.startsWith("PUBLIC.ST.Q S ")), both::toString);
+            // ST reached by OL's column only: ST's table and columns, OL's range
+            List<String> one = explain(s, "SELECT SUM(st.q) FROM ol JOIN st ON st.i = ol.i AND st.w = ol.w"
+                    + " WHERE ol.w = 1 AND ol.d = 2");
+            assertTrue(one.contains("PUBLIC.OL[1, 2] S KEY RANGE rows whose primary key starts with these values"),
+                    one::toString);
+            assertTrue(one.contains("PUBLIC.ST S TABLE null"), one::toString);
+            assertTrue(one.contains("PUBLIC.ST.Q S COLUMN a key that depends on other rows or functions"),
+                    one::toString);
+            List<String> self = explain(s, "SELECT SUM(a.q + b.q) FROM st a, st b WHERE a.w = 1 AND b.w = 2");
+            assertTrue(self.contains("PUBLIC.ST.Q S COLUMN a table joined with itself"), self::toString);
+        }
+    }
+
+    @Test
+    @RequiresPatch("Lock-the-key-ranges-of-each-table-a-join")
+    void aJoinKeepsOutTheWritersOfItsTablesKeyRangesOnly() throws Exception {
+        String url = url(true);
+        try (SessionThread reader = new SessionThread(Engines.fork(url), "reader");
+             SessionThread writer = new SessionThread(Engines.fork(url), "writer")) {
+            create(reader);
+            reader.execute("CREATE TABLE u (w INT, i INT, q INT, PRIMARY KEY (w, i))");
+            reader.execute("INSERT INTO u VALUES (1, 10, 5), (1, 20, 5), (2, 10, 5)");
+            reader.execute("UPDATE u SET q = q WHERE w = 9 AND i = 9"); // q has a writer: cells
+            reader.setAutoCommit(false);
+            writer.setAutoCommit(false);
+            reader.setIsolation(Connection.TRANSACTION_SERIALIZABLE);
+            String join = "SELECT SUM(u.q) FROM t, u WHERE t.w = 1 AND u.w = 1 AND u.i > t.d";
+            assertEquals(20, reader.queryLong(join));
+            // the other key ranges of both tables: at once
+            assertEquals(1, writer.execute("INSERT INTO t VALUES (2, 5, 0, 0)"));
+            assertEquals(1, writer.execute("UPDATE u SET q = 6 WHERE w = 2 AND i = 10"));
+            assertEquals(1, writer.execute("INSERT INTO u VALUES (2, 30, 5)"));
+            // the join's ranges: an insert into t's and a write of u's values wait
+            Future<Integer> insert = writer.submit("INSERT INTO t VALUES (1, 5, 0, 0)");
+            writer.awaitLockWait();
+            assertEquals(20, reader.queryLong(join), "read again: the same rows");
+            reader.commit();
+            assertEquals(1, SessionThread.await(insert));
+            writer.commit();
+            assertEquals(30, reader.queryLong(join));
+            Future<Integer> write = writer.submit("UPDATE u SET q = 7 WHERE w = 1 AND i = 20");
+            writer.awaitLockWait();
+            assertEquals(30, reader.queryLong(join), "read again: the same values");
+            reader.commit();
+            assertEquals(1, SessionThread.await(write));
+            writer.commit();
+            assertEquals(36, reader.queryLong(join));
+            reader.commit();
+        }
+    }
+
+    @Test
     void aRangeReadOfValuesKeepsOutTheirWritersOnlyAndWritersOfOneRangeGoTogether() throws Exception {
         String url = url(true);
         try (SessionThread reader = new SessionThread(Engines.fork(url), "reader");
@@ -632,8 +700,9 @@ class CellLockingTest {
 
     /**
      * Sessions insert and delete pairs of rows whose values cancel out, in a few key ranges
-     * shared by all, some roll back; others read ranges, single rows and the whole table. Every
-     * read of a range or of the table must see whole pairs only (sum 0), and afterwards every
+     * shared by all, some roll back; others read ranges (alone and joined with another table),
+     * single rows and the whole table. Every read of a range or of the table must see whole
+     * pairs only (sum 0), and afterwards every
      * index checks and the rows are exactly the committed ones.
      */
     @org.junit.jupiter.api.RepeatedTest(5)
@@ -642,6 +711,8 @@ class CellLockingTest {
         String url = url(true);
         try (Connection setup = Engines.fork(url); Statement s = setup.createStatement()) {
             s.execute("CREATE TABLE e (g INT, n INT, v INT, PRIMARY KEY (g, n))");
+            s.execute("CREATE TABLE gr (g INT PRIMARY KEY)");
+            s.execute("INSERT INTO gr VALUES 0, 1, 2");
         }
         int threads = 6, rounds = 300, ranges = 3;
         java.util.concurrent.atomic.AtomicLong committedRows = new java.util.concurrent.atomic.AtomicLong();
@@ -652,6 +723,8 @@ class CellLockingTest {
                  java.sql.PreparedStatement ins = c.prepareStatement("INSERT INTO e VALUES (?, ?, ?)");
                  java.sql.PreparedStatement del = c.prepareStatement("DELETE FROM e WHERE g = ? AND n = ?");
                  java.sql.PreparedStatement range = c.prepareStatement("SELECT SUM(v), COUNT(*) FROM e WHERE g = ?");
+                 java.sql.PreparedStatement joined = c.prepareStatement(
+                         "SELECT SUM(e.v), COUNT(*) FROM gr, e WHERE gr.g = ? AND e.g = ? AND e.n >= gr.g");
                  java.sql.PreparedStatement point = c.prepareStatement("SELECT v FROM e WHERE g = ? AND n = ?");
                  Statement q = c.createStatement()) {
                 c.setAutoCommit(false);
@@ -688,8 +761,14 @@ class CellLockingTest {
                             committedRows.addAndGet(-2);
                         }
                     } else if (kind < 8) {
-                        range.setInt(1, random.nextInt(ranges));
-                        try (ResultSet rs = range.executeQuery()) {
+                        int g = random.nextInt(ranges);
+                        boolean join = random.nextBoolean(); // the range alone, or joined
+                        java.sql.PreparedStatement read = join ? joined : range;
+                        read.setInt(1, g);
+                        if (join) {
+                            read.setInt(2, g);
+                        }
+                        try (ResultSet rs = read.executeQuery()) {
                             rs.next();
                             assertEquals(0, rs.getLong(1), "a range holds whole pairs");
                             assertEquals(0, rs.getLong(2) % 2, "a range holds whole pairs");
@@ -724,7 +803,8 @@ class CellLockingTest {
 
     /**
      * Transfers between two rows of one range (two point updates of one column, some rolled
-     * back) race range readers (plain and FOR UPDATE), repeated point reads and table reads:
+     * back) race range readers (plain, joined with another table, and FOR UPDATE), repeated
+     * point reads and table reads:
      * every read of a range must see its total, which only a lock on the range's values that
      * the transfers' cells conflict with can give.
      */
@@ -734,6 +814,8 @@ class CellLockingTest {
         int threads = 6, rounds = 400, ranges = 3, rows = 6;
         try (Connection setup = Engines.fork(url); Statement s = setup.createStatement()) {
             s.execute("CREATE TABLE a (g INT, n INT, v INT, PRIMARY KEY (g, n))");
+            s.execute("CREATE TABLE gr (g INT PRIMARY KEY)");
+            s.execute("INSERT INTO gr VALUES 0, 1, 2");
             for (int g = 0; g < ranges; g++) {
                 for (int n = 0; n < rows; n++) {
                     s.execute("INSERT INTO a VALUES (" + g + ", " + n + ", 100)");
@@ -745,6 +827,8 @@ class CellLockingTest {
             try (Connection c = Engines.fork(url);
                  java.sql.PreparedStatement add = c.prepareStatement("UPDATE a SET v = v + ? WHERE g = ? AND n = ?");
                  java.sql.PreparedStatement sum = c.prepareStatement("SELECT SUM(v) FROM a WHERE g = ?");
+                 java.sql.PreparedStatement joined = c.prepareStatement(
+                         "SELECT SUM(a.v) FROM gr, a WHERE gr.g = ? AND a.g = ? AND a.n >= gr.g - 10");
                  java.sql.PreparedStatement forUpdate = c.prepareStatement(
                          "SELECT v FROM a WHERE g = ? FOR UPDATE OF v");
                  java.sql.PreparedStatement point = c.prepareStatement("SELECT v FROM a WHERE g = ? AND n = ?");
@@ -768,8 +852,13 @@ class CellLockingTest {
                             c.commit();
                         }
                     } else if (kind < 7) {
-                        sum.setInt(1, g);
-                        try (ResultSet rs = sum.executeQuery()) {
+                        boolean join = random.nextBoolean(); // the range alone, or joined
+                        java.sql.PreparedStatement read = join ? joined : sum;
+                        read.setInt(1, g);
+                        if (join) {
+                            read.setInt(2, g);
+                        }
+                        try (ResultSet rs = read.executeQuery()) {
                             rs.next();
                             assertEquals(100 * rows, rs.getLong(1), "a range's total");
                         }
