@@ -44,8 +44,8 @@ public final class AttributeLock extends LockName {
     }
 
     /**
-     * Whether an owner has asked for U or X on this column, or on one of its cells, since
-     * the name was made (whether or not it was granted). Until then a reader of a cell gains
+     * Whether an owner has asked for U or X on this column or on one of its cells, or for IX
+     * on a key range of its cells, since the name was made (whether or not it was granted). Until then a reader of a cell gains
      * nothing over a reader of the whole column, which no reader excludes, and the whole
      * column costs one lock per transaction instead of one per row: an engine may lock the
      * column for its point reads while this is false. Any interleaving of that choice with

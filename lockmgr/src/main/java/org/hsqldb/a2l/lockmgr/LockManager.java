@@ -249,7 +249,8 @@ public abstract class LockManager {
                 }
                 processed++;
                 final int mode = r.mode().code();
-                if ((mode == U || mode == X) && name instanceof AttributeLock) {
+                // (IX on an attribute is IX on a key range of its cells: their writer)
+                if ((mode == U || mode == X || mode == IX) && name instanceof AttributeLock) {
                     ((AttributeLock) name).noteWrite();
                 }
                 Object key = r.key();

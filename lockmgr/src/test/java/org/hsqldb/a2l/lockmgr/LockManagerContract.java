@@ -958,7 +958,7 @@ abstract class LockManagerContract {
     }
 
     @Test
-    void anAttributeIsMarkedWrittenByTheFirstWriteRequestOnItOrItsCellsGrantedOrNot() {
+    void anAttributeIsMarkedWrittenByTheFirstWriteRequestOnItItsCellsOrItsKeyRangesGrantedOrNot() {
         Session a = session(1), b = session(2);
         a.grant(s(t), s(ta), cellS(tb, 1), cellS(tc, 1));
         assertFalse(ta.everWritten() || tb.everWritten() || tc.everWritten());
@@ -970,6 +970,11 @@ abstract class LockManagerContract {
         assertFalse(tc.everWritten());
         b.grant(cellX(tc, 7));
         assertTrue(tc.everWritten());
+        AttributeLock td = t.attribute(3, "D");
+        b.grant(cellS(td, 1));
+        assertFalse(td.everWritten());
+        b.grant(cellRangeIX(td, 2)); // a writer of the key range's cells
+        assertTrue(td.everWritten());
         a.releaseAll();
         b.releaseAll();
         assertTrue(ta.everWritten() && tb.everWritten() && tc.everWritten()); // never cleared
