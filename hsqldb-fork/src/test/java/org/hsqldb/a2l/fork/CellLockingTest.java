@@ -66,6 +66,50 @@ class CellLockingTest {
     }
 
     @Test
+    @RequiresPatch("Lock-cells-only-on-tables-where-transactions")
+    void byDefaultATableIsLockedWholeUntilATransactionWaitsOnIt() throws Exception {
+        String always = System.getProperty("hsqldb.lock_cells");
+        System.clearProperty("hsqldb.lock_cells"); // the default: read when the database opens
+        String url = url(true);
+        try (SessionThread one = new SessionThread(Engines.fork(url), "one");
+             SessionThread two = new SessionThread(Engines.fork(url), "two")) {
+            if (always != null) {
+                System.setProperty("hsqldb.lock_cells", always);
+            }
+            create(one);
+            one.setAutoCommit(false);
+            two.setAutoCommit(false);
+            String update = "UPDATE t SET b = b + 1 WHERE w = 1 AND d = ";
+            try (Statement s = one.connection().createStatement()) {
+                assertTrue(explain(s, update + "1").contains(
+                        "PUBLIC.T.B X COLUMN no transaction has waited on the table yet"));
+            }
+            assertEquals(1, one.execute(update + "1"));
+            assertTrue(locksOf(one).contains("PUBLIC.T.B X"), "the whole column");
+            // the first two transactions that meet on the table wait as under columns
+            Future<Integer> other = two.submit(update + "2");
+            two.awaitLockWait();
+            one.commit();
+            assertEquals(1, SessionThread.await(other));
+            two.commit();
+            // from then on, cells: the same column of two rows at once
+            assertEquals(1, one.execute(update + "1"));
+            assertEquals(1, SessionThread.await(two.submit(update + "2")), "at once");
+            assertTrue(locksOf(one).contains("PUBLIC.T.B[1, 1] X"), "a cell");
+            one.commit();
+            two.commit();
+            try (Statement s = one.connection().createStatement()) {
+                assertTrue(explain(s, update + "1").contains("PUBLIC.T.B[1, 1] X CELL one row by its primary key"));
+            }
+            assertEquals(25, one.queryLong("SELECT SUM(b) FROM t WHERE w = 1"));
+        } finally {
+            if (always != null) {
+                System.setProperty("hsqldb.lock_cells", always);
+            }
+        }
+    }
+
+    @Test
     void theSameColumnOfTwoRowsIsWrittenTogetherUnderCellsAndWaitsUnderColumns() throws Exception {
         togetherUnderCellsWaitingUnderColumns("UPDATE t SET b = b + ? WHERE w = ? AND d = ?", new Object[] {1, 1, 1},
                 "UPDATE t SET b = b + ? WHERE d = ? AND w = ?", new Object[] {5, 2, 1},
@@ -294,6 +338,14 @@ class CellLockingTest {
             // a range read for update: U on the range (see CellLocks.isCell)
             assertTrue(explain(s, "SELECT v FROM ol WHERE w = 1 AND d = 2 FOR UPDATE OF v").contains(
                     "PUBLIC.OL.V[1, 2] U KEY RANGE values of rows whose primary key starts with these values"));
+        }
+    }
+
+    @Test
+    @RequiresPatch("Lock-the-cells-a-range-UPDATE-changes")
+    void explainNamesTheCellLocksOfARangeUpdate() throws SQLException {
+        try (Connection c = Engines.fork(url(true)); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE ol (w INT, d INT, o INT, v INT, x INT, PRIMARY KEY (w, d, o))");
             // a write of a range: IX and S on the range, X on each row's cell as it changes it
             List<String> update = explain(s, "UPDATE ol SET v = 1 WHERE w = 1 AND d = 2");
             assertTrue(update.containsAll(List.of(
@@ -338,6 +390,11 @@ class CellLockingTest {
                     one::toString);
             List<String> self = explain(s, "SELECT SUM(a.q + b.q) FROM st a, st b WHERE a.w = 1 AND b.w = 2");
             assertTrue(self.contains("PUBLIC.ST.Q S COLUMN a table joined with itself"), self::toString);
+            // a FULL join's unmatched right rows are found by another walk: tables and columns
+            List<String> full = explain(s, "SELECT COUNT(*) FROM ol FULL JOIN st ON st.w = 1 AND st.i = ol.i"
+                    + " AND ol.w = 1");
+            assertTrue(full.contains("PUBLIC.ST S TABLE null") && full.contains("PUBLIC.OL S TABLE null")
+                    && full.stream().anyMatch(l -> l.endsWith("a RIGHT or FULL OUTER JOIN")), full::toString);
         }
     }
 

@@ -283,6 +283,7 @@ public final class FastLockManager extends LockManager {
                 return R_TIMEOUT;
             }
             w.set(n, kind, converter, selfS, selfX, selfI, selfU, selfIX, r, txn);
+            n.table().noteContended(); // owners met on the table
             q.enqueue(w);
             o.waitingOn = w;
             o.endWrite(); // publish holds + wait for the detector and snapshots

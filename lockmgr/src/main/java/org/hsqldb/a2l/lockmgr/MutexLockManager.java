@@ -118,6 +118,7 @@ public final class MutexLockManager extends LockManager {
         }
         Waiter w = o.waiter;
         w.set(n, kind, converter, 0, 0, 0, 0, 0, r, txn);
+        n.table().noteContended(); // owners met on the table
         q.enqueue(w);
         o.waitingOn = w;
         o.endWrite();

@@ -10,6 +10,7 @@ public final class TableLock extends LockName {
     private final String displayName;
     private volatile AttributeLock[] attributes = new AttributeLock[0];
     volatile boolean dropped;
+    private volatile boolean contended;
 
     TableLock(LockManager manager, int id, Object key, String displayName) {
         super(manager, id);
@@ -56,6 +57,24 @@ public final class TableLock extends LockName {
     /** The display name, e.g. {@code PUBLIC.ORDERS}. */
     public String displayName() {
         return displayName;
+    }
+
+    /**
+     * Whether an owner has waited for another on this table or on a name under it (an
+     * attribute, a row key, a cell) since the name was made; never cleared. Until then the
+     * owners that used the table never met on it, and an engine may lock its columns and
+     * the table whole, which costs one lock where keys cost one per row: any choice of
+     * granularity is safe, the hierarchy's intentions make coarse and fine locks conflict
+     * wherever they overlap; only concurrency differs, and the first wait says there is some.
+     */
+    public boolean everContended() {
+        return contended;
+    }
+
+    void noteContended() {
+        if (!contended) {
+            contended = true; // read first: most calls find it set and write no shared line
+        }
     }
 
     /** Whether {@link LockManager#dropTable} was called for this table's key. */

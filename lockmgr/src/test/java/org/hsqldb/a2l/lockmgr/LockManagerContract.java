@@ -980,6 +980,27 @@ abstract class LockManagerContract {
         assertTrue(ta.everWritten() && tb.everWritten() && tc.everWritten()); // never cleared
     }
 
+    @Test
+    void aTableIsMarkedContendedByTheFirstWaitOnItOrUnderItNotByGrants() {
+        Session a = session(1), b = session(2);
+        a.grant(s(t), x(ta), cellX(tb, 1), s(u));
+        b.grant(s(t), s(tc), cellS(tb, 2), keyS(t, 8), x(ua));
+        assertFalse(t.everContended() || u.everContended(), "grants mark nothing");
+        m.setEscalationThreshold(1);
+        b.grant(cellS(tb, 3)); // an escalation tried and refused does not wait
+        assertFalse(t.everContended());
+        assertEquals(Status.TIMEOUT, b.tryShort(cellS(tb, 1))); // a cell's wait
+        assertTrue(t.everContended());
+        assertFalse(u.everContended());
+        a.releaseAll();
+        b.releaseAll();
+        assertTrue(t.everContended(), "never cleared");
+        b.grant(x(ua));
+        assertEquals(Status.TIMEOUT, a.tryShort(s(ua))); // an attribute's wait
+        assertTrue(u.everContended());
+        b.releaseAll();
+    }
+
     static LockRequest cellS(AttributeLock a, int k) {
         return LockRequest.cell(a, List.of(k), LockMode.S);
     }

@@ -148,10 +148,11 @@ class RandomizedConcurrencyTest {
             if (above == LockMode.IX) {
                 return false; // under a table: IS or IX, both go with IX
             }
-            // S or U on a table: rows read; conflicts with inserters and deleters (row key U/X).
-            // S or U on an attribute: values read; conflicts with writers of its cells.
-            // Cells are not under a table's rows; attributes are not under anybody's S or U.
-            boolean writesUnder = m == LockMode.U || m == LockMode.X;
+            // S or U on a table: rows read; conflicts with inserters and deleters (row key U/X,
+            // or IX on a key range). S or U on an attribute: values read; conflicts with writers
+            // of its cells (U/X, or IX on a range of them). Cells are not under a table's rows;
+            // attributes are not under anybody's S or U.
+            boolean writesUnder = m == LockMode.U || m == LockMode.X || m == LockMode.IX || under.ix;
             return under.name == n && under.keyed() && writesUnder;
         }
 
@@ -328,7 +329,7 @@ class RandomizedConcurrencyTest {
             int parts = !reads && rnd.nextInt(10) == 0 ? 2 : 1;
             for (int p = 0; p < parts; p++) {
                 TableLock t = tables.get(rnd.nextInt(TABLES));
-                int kind = rnd.nextInt(30);
+                int kind = rnd.nextInt(34);
                 if (reads) {
                     int k = rnd.nextInt(100);
                     kind = k < 2 ? 0 : k < 60 ? 5 : k < 92 ? 20 : k < 99 ? 15 : 19;
@@ -378,8 +379,21 @@ class RandomizedConcurrencyTest {
                         set.add(LockRequest.s(t));
                     }
                     set.add(LockRequest.rowKey(t, key, rnd.nextInt(5) == 0 ? LockMode.S : LockMode.X));
-                } else { // an insert into a table without keys
+                } else if (kind < 30) { // an insert into a table without keys
                     set.add(LockRequest.ix(t));
+                } else if (kind < 31) { // an insert or delete in a key range: IX on the range
+                    set.add(LockRequest.rowKey(t, List.of(rnd.nextInt(KEYS)), LockMode.IX));
+                    set.add(LockRequest.rowKey(t, key, LockMode.X));
+                } else if (kind < 32) { // a read of a key range: its rows and its values
+                    set.add(LockRequest.rowKey(t, key, LockMode.S));
+                    set.add(LockRequest.cell(attr(t, rnd), key, rnd.nextInt(3) == 0 ? LockMode.U
+                            : LockMode.S));
+                } else { // an update of a key range: IX and S on its values, X on cells in it
+                    AttributeLock a = attr(t, rnd);
+                    set.add(LockRequest.rowKey(t, key, LockMode.S));
+                    set.add(LockRequest.cell(a, key, LockMode.IX));
+                    set.add(LockRequest.cell(a, key, LockMode.S));
+                    set.add(LockRequest.cell(a, List.of(rnd.nextInt(KEYS)), LockMode.X));
                 }
             }
             LockRequest[] a = set.toArray(new LockRequest[0]);
@@ -418,7 +432,8 @@ class RandomizedConcurrencyTest {
                     continue;
                 }
                 LockName n = i.name();
-                Target t = n instanceof KeyLock ? new Target(n.parent(), ((KeyLock) n).key(), false)
+                Target t = n instanceof KeyLock
+                        ? new Target(n.parent(), ((KeyLock) n).key(), i.mode() == LockMode.IX)
                         : new Target(n, null, i.mode() == LockMode.IX);
                 actual.put(t, new Held(i.mode(), i.duration() == LockDuration.TRANSACTION));
             }
@@ -435,6 +450,17 @@ class RandomizedConcurrencyTest {
             if (q.key() != null) {
                 Held parent = model.get(new Target(q.name(), null, false));
                 Held table = model.get(new Target(q.name().table(), null, false));
+                if (mode == LockMode.IX) { // a key range: covered by X above only, never escalated
+                    if (parent != null && parent.mode == LockMode.X
+                            || table != null && table.mode == LockMode.X) {
+                        return;
+                    }
+                    Held same = model.get(new Target(q.name(), q.key(), false));
+                    if (same == null || same.mode != LockMode.X) {
+                        model.put(target, new Held(LockMode.IX, true));
+                    }
+                    return;
+                }
                 if (parent != null && parent.mode != LockMode.IX && parent.mode.covers(mode)
                         && (parent.txn || !txnCall)) {
                     return;
@@ -442,7 +468,9 @@ class RandomizedConcurrencyTest {
                 if (!(q.name() instanceof TableLock) && table != null && table.mode == LockMode.X) {
                     return;
                 }
-                long under = model.keySet().stream().filter(k -> k.keyed() && k.name == q.name()).count();
+                // keyed names held under the parent (S and IX on one key are one name)
+                long under = model.keySet().stream().filter(k -> k.keyed() && k.name == q.name())
+                        .map(k -> k.key).distinct().count();
                 if (under >= escalation) {
                     // an escalation is only tried (it takes the parent if that is free now,
                     // else the key): the owner's state after the call says which; see resync
@@ -547,7 +575,9 @@ class RandomizedConcurrencyTest {
                 for (int k = 0; k < KEYS; k++) {
                     Object key = List.of(k);
                     Held kh = model.get(new Target(n, key, false));
-                    check(o, new KeyLock(n, key), kh == null ? null : kh.mode);
+                    LockMode keyed = kh != null ? kh.mode
+                            : model.containsKey(new Target(n, key, true)) ? LockMode.IX : null;
+                    check(o, new KeyLock(n, key), keyed);
                 }
             }
         }
