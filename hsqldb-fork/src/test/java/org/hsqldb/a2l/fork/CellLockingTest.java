@@ -100,6 +100,12 @@ class CellLockingTest {
             two.commit();
             try (Statement s = one.connection().createStatement()) {
                 assertTrue(explain(s, update + "1").contains("PUBLIC.T.B[1, 1] X CELL one row by its primary key"));
+                // each table by its own state: a new child inserts whole, checks its parent by key
+                s.execute("CREATE TABLE c (id INT PRIMARY KEY, w INT, d INT, FOREIGN KEY (w, d) REFERENCES t)");
+                List<String> insert = explain(s, "INSERT INTO c VALUES (?, ?, ?)");
+                assertTrue(insert.contains("PUBLIC.C X TABLE no transaction has waited on the table yet")
+                        && insert.contains("PUBLIC.T[?, ?] S ROW KEY the parent row of a foreign key"),
+                        insert::toString);
             }
             assertEquals(25, one.queryLong("SELECT SUM(b) FROM t WHERE w = 1"));
         } finally {

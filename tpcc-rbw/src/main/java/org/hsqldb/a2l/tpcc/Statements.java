@@ -104,10 +104,17 @@ public final class Statements implements AutoCloseable {
         return ps.executeUpdate();
     }
 
-    /** An update that must change exactly one row; anything else means a broken database or harness. */
+    /** The SQLSTATE of {@link #updateOne} changing other than one row. */
+    public static final String NOT_ONE_ROW = "TPCC1";
+
+    /**
+     * An update that must change exactly one row; anything else means a broken database or
+     * harness, or an engine whose isolation let a concurrent transaction change the row first
+     * (its Dialect says which).
+     */
     public void updateOne(String sql, Object... params) throws SQLException {
         int n = update(sql, params);
-        if (n != 1) throw new SQLException("expected 1 row changed, got " + n + ": " + sql, "TPCC1");
+        if (n != 1) throw new SQLException("expected 1 row changed, got " + n + ": " + sql, NOT_ONE_ROW);
     }
 
     private static void bind(PreparedStatement ps, Object[] params) throws SQLException {

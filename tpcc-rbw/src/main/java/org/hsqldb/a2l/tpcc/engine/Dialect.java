@@ -8,6 +8,7 @@ import java.util.Set;
 import org.hsqldb.a2l.tpcc.AbortReason;
 import org.hsqldb.a2l.tpcc.Isolation;
 import org.hsqldb.a2l.tpcc.ReadsForUpdate;
+import org.hsqldb.a2l.tpcc.Statements;
 
 /**
  * Everything that differs between the engines the harness runs, one constant per engine: how to
@@ -88,11 +89,17 @@ public enum Dialect {
          * 23505. The key is taken only because of what the stale snapshot said: the same
          * transaction, retried on a fresh snapshot, reads the next id and succeeds. So under H2 a
          * duplicate key is the write-write conflict of snapshot isolation, reported as a
-         * constraint violation, and is retried as a serialization failure.
+         * constraint violation, and is retried as a serialization failure. Likewise two
+         * Deliveries of one district both read the same oldest NEW_ORDER row; the second's DELETE
+         * waits for the first's row lock and, once the first commits, deletes nothing, which the
+         * harness reports as TPCC1 ("expected 1 row changed, got 0"): retried, the Delivery reads
+         * the next oldest order.
          */
         @Override
         public AbortReason classify(SQLException e) {
-            if ("23505".equals(e.getSQLState())) return AbortReason.SERIALIZATION_FAILURE;
+            if ("23505".equals(e.getSQLState()) || Statements.NOT_ONE_ROW.equals(e.getSQLState())) {
+                return AbortReason.SERIALIZATION_FAILURE;
+            }
             return super.classify(e);
         }
 

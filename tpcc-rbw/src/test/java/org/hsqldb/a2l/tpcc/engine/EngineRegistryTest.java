@@ -50,6 +50,11 @@ class EngineRegistryTest {
         // H2's snapshot: a key taken on a stale D_NEXT_O_ID is a write-write conflict, cured by a retry
         assertEquals(org.hsqldb.a2l.tpcc.AbortReason.SERIALIZATION_FAILURE, Dialect.H2.classify(duplicate));
         assertEquals(org.hsqldb.a2l.tpcc.AbortReason.OTHER, Dialect.HSQLDB.classify(duplicate));
+        // and a Delivery's DELETE of the oldest new order another Delivery deleted first
+        java.sql.SQLException noRow = new java.sql.SQLException("expected 1 row changed, got 0",
+                org.hsqldb.a2l.tpcc.Statements.NOT_ONE_ROW);
+        assertEquals(org.hsqldb.a2l.tpcc.AbortReason.SERIALIZATION_FAILURE, Dialect.H2.classify(noRow));
+        assertEquals(org.hsqldb.a2l.tpcc.AbortReason.OTHER, Dialect.HSQLDB.classify(noRow));
         assertEquals(org.hsqldb.a2l.tpcc.AbortReason.DEADLOCK, Dialect.DERBY.classify(
                 new java.sql.SQLException("A lock could not be obtained due to a deadlock", "40001")));
         assertEquals(org.hsqldb.a2l.tpcc.AbortReason.LOCK_TIMEOUT, Dialect.DERBY.classify(
