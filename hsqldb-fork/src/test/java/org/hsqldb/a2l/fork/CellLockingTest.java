@@ -786,10 +786,38 @@ class CellLockingTest {
     void manyInsertersWithRollbacksAndReadersKeepTheIndexesWhole() throws Exception {
         String url = url(true);
         try (Connection setup = Engines.fork(url); Statement s = setup.createStatement()) {
-            s.execute("CREATE TABLE p (id INT PRIMARY KEY, v INT)");
-            s.execute("CREATE TABLE c (id INT PRIMARY KEY, p_id INT REFERENCES p (id), v INT)");
-            s.execute("INSERT INTO p VALUES (0, 0)");
+            insertersWithRollbacksAndReaders(url, s);
         }
+    }
+
+    /**
+     * The same race with cells only where transactions have met (the default): the tables start
+     * locked whole, their stores unlatched, and turn keyed, and latched, when the first inserters
+     * wait on them, while other sessions walk their indexes.
+     */
+    @org.junit.jupiter.api.RepeatedTest(5)
+    @RequiresPatch("Lock-cells-only-on-tables-where-transactions")
+    void manyInsertersAndReadersKeepTheIndexesWholeWhileTheTablesTurnKeyed() throws Exception {
+        String always = System.getProperty("hsqldb.lock_cells");
+        System.clearProperty("hsqldb.lock_cells"); // the default: read when the database opens
+        String url = url(true);
+        try (Connection setup = Engines.fork(url); Statement s = setup.createStatement()) {
+            if (always != null) {
+                System.setProperty("hsqldb.lock_cells", always);
+            }
+            insertersWithRollbacksAndReaders(url, s);
+        } finally {
+            if (always != null) {
+                System.setProperty("hsqldb.lock_cells", always);
+            }
+        }
+    }
+
+    /** The race of the two tests above, on the database {@code setup} is connected to. */
+    private static void insertersWithRollbacksAndReaders(String url, Statement setup) throws Exception {
+        setup.execute("CREATE TABLE p (id INT PRIMARY KEY, v INT)");
+        setup.execute("CREATE TABLE c (id INT PRIMARY KEY, p_id INT REFERENCES p (id), v INT)");
+        setup.execute("INSERT INTO p VALUES (0, 0)");
         int threads = 6, rounds = 300;
         java.util.concurrent.atomic.AtomicLong committedParents = new java.util.concurrent.atomic.AtomicLong(1),
                 committedChildren = new java.util.concurrent.atomic.AtomicLong();
@@ -840,6 +868,8 @@ class CellLockingTest {
             assertEquals(committedParents.get(), count(s, "SELECT COUNT(*) FROM p"));
             assertEquals(committedChildren.get(), count(s, "SELECT COUNT(*) FROM c"));
             assertEquals(0, count(s, "SELECT COUNT(*) FROM c WHERE p_id NOT IN (SELECT id FROM p)"));
+            List<String> insert = explain(s, "INSERT INTO p VALUES (?, ?)");
+            assertTrue(insert.stream().anyMatch(l -> l.startsWith("PUBLIC.P IX TABLE")), () -> "keyed by now: " + insert);
             s.execute("SHUTDOWN");
         }
     }
