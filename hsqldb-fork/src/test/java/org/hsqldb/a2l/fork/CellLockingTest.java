@@ -37,6 +37,26 @@ class CellLockingTest {
     }
 
     /**
+     * Opens the database at {@code url} with cells only where transactions meet (the default;
+     * the fork's tests run with {@code hsqldb.lock_cells=always}) and a contention memory of
+     * {@code memoryMillis}: both are read when a database opens, so the properties are put
+     * back at once.
+     */
+    private static Connection openByDefault(String memoryMillis, String url) throws SQLException {
+        String always = System.getProperty("hsqldb.lock_cells");
+        System.clearProperty("hsqldb.lock_cells");
+        System.setProperty("hsqldb.lock_contention_memory", memoryMillis);
+        try {
+            return Engines.fork(url);
+        } finally {
+            System.clearProperty("hsqldb.lock_contention_memory");
+            if (always != null) {
+                System.setProperty("hsqldb.lock_cells", always);
+            }
+        }
+    }
+
+    /**
      * Runs {@code first} in one transaction, then {@code second} in another: under cells the
      * second runs at once, under columns it waits for the first to commit; then both commit.
      */
@@ -68,21 +88,18 @@ class CellLockingTest {
     @Test
     @RequiresPatch("Lock-cells-only-on-tables-where-transactions")
     void byDefaultATableIsLockedWholeUntilATransactionWaitsOnIt() throws Exception {
-        String always = System.getProperty("hsqldb.lock_cells");
-        System.clearProperty("hsqldb.lock_cells"); // the default: read when the database opens
         String url = url(true);
-        try (SessionThread one = new SessionThread(Engines.fork(url), "one");
+        // remembered for the whole test, however slow the machine (forgetting: the next test)
+        try (Connection opened = openByDefault("3600000", url);
+             SessionThread one = new SessionThread(Engines.fork(url), "one");
              SessionThread two = new SessionThread(Engines.fork(url), "two")) {
-            if (always != null) {
-                System.setProperty("hsqldb.lock_cells", always);
-            }
             create(one);
             one.setAutoCommit(false);
             two.setAutoCommit(false);
             String update = "UPDATE t SET b = b + 1 WHERE w = 1 AND d = ";
             try (Statement s = one.connection().createStatement()) {
                 assertTrue(explain(s, update + "1").contains(
-                        "PUBLIC.T.B X COLUMN no transaction has waited on the table yet"));
+                        "PUBLIC.T.B X COLUMN no transaction has waited on the table lately"));
             }
             assertEquals(1, one.execute(update + "1"));
             assertTrue(locksOf(one).contains("PUBLIC.T.B X"), "the whole column");
@@ -103,15 +120,54 @@ class CellLockingTest {
                 // each table by its own state: a new child inserts whole, checks its parent by key
                 s.execute("CREATE TABLE c (id INT PRIMARY KEY, w INT, d INT, FOREIGN KEY (w, d) REFERENCES t)");
                 List<String> insert = explain(s, "INSERT INTO c VALUES (?, ?, ?)");
-                assertTrue(insert.contains("PUBLIC.C X TABLE no transaction has waited on the table yet")
+                assertTrue(insert.contains("PUBLIC.C X TABLE no transaction has waited on the table lately")
                         && insert.contains("PUBLIC.T[?, ?] S ROW KEY the parent row of a foreign key"),
                         insert::toString);
             }
             assertEquals(25, one.queryLong("SELECT SUM(b) FROM t WHERE w = 1"));
-        } finally {
-            if (always != null) {
-                System.setProperty("hsqldb.lock_cells", always);
+        }
+    }
+
+    /**
+     * A table turns back to whole locks once it is quiet (no wait for the contention memory)
+     * and free (nobody holds anything on it): not while a transaction still holds its keys.
+     */
+    @Test
+    @RequiresPatch("Lock-cells-only-on-tables-where-transactions")
+    void aContendedTableTurnsBackToWholeLocksOnlyWhenQuietAndFree() throws Exception {
+        String url = url(true);
+        try (Connection opened = openByDefault("0", url); // quiet as soon as a wait ends
+             SessionThread one = new SessionThread(Engines.fork(url), "one");
+             SessionThread two = new SessionThread(Engines.fork(url), "two");
+             SessionThread three = new SessionThread(Engines.fork(url), "three")) {
+            create(one);
+            one.setAutoCommit(false);
+            two.setAutoCommit(false);
+            three.setAutoCommit(false);
+            String b = "UPDATE t SET b = b + 1 WHERE w = ", c = "UPDATE t SET c = c + 1 WHERE w = ";
+            assertEquals(1, one.execute(b + "1 AND d = 1")); // the whole column B
+            Future<Integer> waiting = two.submit(b + "1 AND d = 2");
+            two.awaitLockWait(); // the table is contended from now on
+            assertEquals(1, three.execute(c + "2 AND d = 1")); // so: a cell of C, at once
+            assertTrue(locksOf(three).contains("PUBLIC.T.C[2, 1] X"), "a cell: ");
+            one.commit();
+            assertEquals(1, SessionThread.await(waiting));
+            two.commit();
+            // no wait is going on, but three holds a cell of t: not free, still keyed
+            assertEquals(1, one.execute(c + "1 AND d = 1"));
+            assertTrue(locksOf(one).contains("PUBLIC.T.C[1, 1] X"), "a cell: ");
+            one.commit();
+            three.commit();
+            // quiet and free: the next statement finds it so and takes the whole column
+            assertEquals(1, one.execute(c + "1 AND d = 1"));
+            assertTrue(locksOf(one).contains("PUBLIC.T.C X"), "the whole column: ");
+            one.commit();
+            try (Statement s = one.connection().createStatement()) {
+                assertTrue(explain(s, c + "1 AND d = 1").contains(
+                        "PUBLIC.T.C X COLUMN no transaction has waited on the table lately"));
             }
+            assertEquals(21 + 2, one.queryLong("SELECT SUM(b) FROM t WHERE w = 1"));
+            assertEquals(41 + 2, one.queryLong("SELECT SUM(c) FROM t WHERE w = 1"));
         }
     }
 
@@ -786,35 +842,33 @@ class CellLockingTest {
     void manyInsertersWithRollbacksAndReadersKeepTheIndexesWhole() throws Exception {
         String url = url(true);
         try (Connection setup = Engines.fork(url); Statement s = setup.createStatement()) {
-            insertersWithRollbacksAndReaders(url, s);
+            insertersWithRollbacksAndReaders(url, s, true);
         }
     }
 
     /**
-     * The same race with cells only where transactions have met (the default): the tables start
+     * The same race with cells only where transactions meet (the default): the tables start
      * locked whole and turn keyed when the first inserters wait on them, while other sessions
-     * walk their indexes; by the end they must be keyed, or the race tested nothing new.
+     * walk their indexes. In the first repetitions the contention is remembered for the whole
+     * run, and by the end the tables must be keyed, or the race tested nothing new; in the
+     * last ones it is forgotten whenever a table is free, so tables turn keyed and back again
+     * while the others race.
      */
-    @org.junit.jupiter.api.RepeatedTest(5)
+    @org.junit.jupiter.api.RepeatedTest(6)
     @RequiresPatch("Lock-cells-only-on-tables-where-transactions")
-    void manyInsertersAndReadersKeepTheIndexesWholeWhileTheTablesTurnKeyed() throws Exception {
-        String always = System.getProperty("hsqldb.lock_cells");
-        System.clearProperty("hsqldb.lock_cells"); // the default: read when the database opens
+    void manyInsertersAndReadersKeepTheIndexesWholeWhileTheTablesTurnKeyed(
+            org.junit.jupiter.api.RepetitionInfo repetition) throws Exception {
+        boolean remembered = repetition.getCurrentRepetition() <= 3;
         String url = url(true);
-        try (Connection setup = Engines.fork(url); Statement s = setup.createStatement()) {
-            if (always != null) {
-                System.setProperty("hsqldb.lock_cells", always);
-            }
-            insertersWithRollbacksAndReaders(url, s);
-        } finally {
-            if (always != null) {
-                System.setProperty("hsqldb.lock_cells", always);
-            }
+        try (Connection setup = openByDefault(remembered ? "3600000" : "0", url);
+             Statement s = setup.createStatement()) {
+            insertersWithRollbacksAndReaders(url, s, remembered);
         }
     }
 
     /** The race of the two tests above, on the database {@code setup} is connected to. */
-    private static void insertersWithRollbacksAndReaders(String url, Statement setup) throws Exception {
+    private static void insertersWithRollbacksAndReaders(String url, Statement setup, boolean keyedAtEnd)
+            throws Exception {
         setup.execute("CREATE TABLE p (id INT PRIMARY KEY, v INT)");
         setup.execute("CREATE TABLE c (id INT PRIMARY KEY, p_id INT REFERENCES p (id), v INT)");
         setup.execute("INSERT INTO p VALUES (0, 0)");
@@ -868,8 +922,11 @@ class CellLockingTest {
             assertEquals(committedParents.get(), count(s, "SELECT COUNT(*) FROM p"));
             assertEquals(committedChildren.get(), count(s, "SELECT COUNT(*) FROM c"));
             assertEquals(0, count(s, "SELECT COUNT(*) FROM c WHERE p_id NOT IN (SELECT id FROM p)"));
-            List<String> insert = explain(s, "INSERT INTO p VALUES (?, ?)");
-            assertTrue(insert.stream().anyMatch(l -> l.startsWith("PUBLIC.P IX TABLE")), () -> "keyed by now: " + insert);
+            if (keyedAtEnd) {
+                List<String> insert = explain(s, "INSERT INTO p VALUES (?, ?)");
+                assertTrue(insert.stream().anyMatch(l -> l.startsWith("PUBLIC.P IX TABLE")),
+                        () -> "keyed by now: " + insert);
+            }
             s.execute("SHUTDOWN");
         }
     }

@@ -538,6 +538,11 @@ public final class FastLockManager extends LockManager {
     }
 
     @Override
+    boolean isFree(LockName n) {
+        return n.word == 0 && shared(n) == 0;
+    }
+
+    @Override
     void wake(Owner o) {
         Thread t = o.waitThread;
         if (t != null) {

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 
@@ -76,6 +77,7 @@ public abstract class LockManager {
     static final int GRANTED_NOW = 0, GRANTED_WAITED = 1, R_DEADLOCK = 2, R_TIMEOUT = 3,
             R_CANCELLED = 4, R_INTERRUPTED = 5, R_RETRY = 6;
     static final int DEFAULT_KEY_SWEEP_SIZE = 4096, DEFAULT_ESCALATION_THRESHOLD = 64;
+    static final long DEFAULT_CONTENTION_MEMORY_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
     /** A lockNode timeout: grant now or fail with R_TIMEOUT, never queue (escalation attempts). */
     static final long NO_WAIT = Long.MIN_VALUE;
 
@@ -90,6 +92,7 @@ public abstract class LockManager {
     private volatile long defaultTimeoutNanos;
     private volatile int escalationThreshold = DEFAULT_ESCALATION_THRESHOLD;
     private volatile int keySweepSize = DEFAULT_KEY_SWEEP_SIZE;
+    private volatile long contentionMemoryNanos = DEFAULT_CONTENTION_MEMORY_NANOS;
 
     LockManager() {
     }
@@ -589,6 +592,25 @@ public abstract class LockManager {
 
     public final int escalationThreshold() {
         return escalationThreshold;
+    }
+
+    /**
+     * How long a table stays {@link TableLock#contended() contended} after the last wait on
+     * it or under it, at least (it is cleared only when, besides, nobody holds anything on
+     * the table); default 250 ms. Long enough that a table whose owners meet now and then
+     * keeps its keys between meetings; short enough that the waits of a bulk load are
+     * forgotten when the load's transactions have ended. 0: forgotten as soon as the table
+     * is free.
+     */
+    public final void setContentionMemory(long nanos) {
+        if (nanos < 0) {
+            throw new IllegalArgumentException("contention memory " + nanos);
+        }
+        contentionMemoryNanos = nanos;
+    }
+
+    public final long contentionMemoryNanos() {
+        return contentionMemoryNanos;
     }
 
     /** How many keyed names under {@code parent} the manager keeps now (held, awaited, or not yet swept). */
@@ -1146,6 +1168,12 @@ public abstract class LockManager {
      * or awaits it, or is about to.
      */
     abstract boolean tryKill(KeyLock k);
+
+    /**
+     * Whether no owner holds or awaits anything on {@code n}, intentions included (for a
+     * table: nothing under it either). A moment's view, for heuristics.
+     */
+    abstract boolean isFree(LockName n);
 
     /** Wakes the owner if it waits (after a cancel, or when it was chosen as a deadlock victim). */
     abstract void wake(Owner o);

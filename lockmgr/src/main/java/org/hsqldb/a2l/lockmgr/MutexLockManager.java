@@ -213,6 +213,16 @@ public final class MutexLockManager extends LockManager {
         return true;
     }
 
+    @Override
+    boolean isFree(LockName n) {
+        mutex.lock();
+        try {
+            return state(n).isFree() && n.queue.isEmpty();
+        } finally {
+            mutex.unlock();
+        }
+    }
+
     private static void unlock(Owner o, LockName n, int fromMode, int toMode) {
         if (fromMode == toMode) {
             return;

@@ -1,5 +1,8 @@
 package org.hsqldb.a2l.lockmgr;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
 /**
  * The lock name of a table. Made by {@link LockManager#table(Object, String)}, one per
  * key; it hands out the names of its attributes ({@link #attribute(int, String)}).
@@ -10,7 +13,18 @@ public final class TableLock extends LockName {
     private final String displayName;
     private volatile AttributeLock[] attributes = new AttributeLock[0];
     volatile boolean dropped;
-    private volatile boolean contended;
+    /** When an owner last queued on the table or under it (System.nanoTime), or NOT_CONTENDED. */
+    private volatile long lastWait = NOT_CONTENDED;
+    private static final long NOT_CONTENDED = Long.MIN_VALUE;
+    private static final VarHandle LAST_WAIT;
+
+    static {
+        try {
+            LAST_WAIT = MethodHandles.lookup().findVarHandle(TableLock.class, "lastWait", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     TableLock(LockManager manager, int id, Object key, String displayName) {
         super(manager, id);
@@ -60,21 +74,39 @@ public final class TableLock extends LockName {
     }
 
     /**
-     * Whether an owner has waited for another on this table or on a name under it (an
-     * attribute, a row key, a cell) since the name was made; never cleared. Until then the
-     * owners that used the table never met on it, and an engine may lock its columns and
-     * the table whole, which costs one lock where keys cost one per row: any choice of
+     * Whether owners meet on this table: an owner has queued behind another on the table or
+     * on a name under it (an attribute, a row key, a cell), and the table has not been quiet
+     * since. It is quiet, and this turns false again, once no owner has queued there for
+     * {@link LockManager#setContentionMemory the contention memory} and no owner holds
+     * anything on the table (every lock under it takes an intention on it, so its own lock
+     * state says so); the call that finds both clears the flag. While the flag is false the
+     * owners that use the table do not meet on it, and an engine may lock its columns and the
+     * table whole, which costs one lock where keys cost one per row: any choice of
      * granularity is safe, the hierarchy's intentions make coarse and fine locks conflict
-     * wherever they overlap; only concurrency differs, and the first wait says there is some.
+     * wherever they overlap; only concurrency differs, and a wait says there is some.
+     * Clearing only when nobody holds anything on the table means that a table goes from
+     * keys back to whole locks as it went from whole locks to keys, with nobody holding the
+     * other kind (but an owner that locks it in the instant between the check and the
+     * clear, which costs at most a wait): bulk loaders that met on a table no longer key it
+     * for the rest of the run, and a transaction that holds keys on a table is not made to
+     * wait by its own later whole-table request.
      */
-    public boolean everContended() {
-        return contended;
+    public boolean contended() {
+        long last = lastWait;
+        if (last == NOT_CONTENDED) {
+            return false;
+        }
+        if (System.nanoTime() - last < manager.contentionMemoryNanos() || !manager.isFree(this)) {
+            return true;
+        }
+        // a wait since we read lastWait wrote a new time: the flag stays
+        return !LAST_WAIT.compareAndSet(this, last, NOT_CONTENDED);
     }
 
+    /** An owner queues on the table or under it. */
     void noteContended() {
-        if (!contended) {
-            contended = true; // read first: most calls find it set and write no shared line
-        }
+        long now = System.nanoTime();
+        lastWait = now == NOT_CONTENDED ? now + 1 : now;
     }
 
     /** Whether {@link LockManager#dropTable} was called for this table's key. */

@@ -981,24 +981,47 @@ abstract class LockManagerContract {
     }
 
     @Test
-    void aTableIsMarkedContendedByTheFirstWaitOnItOrUnderItNotByGrants() {
+    void aTableIsMarkedContendedByAWaitOnItOrUnderItNotByGrants() {
+        m.setContentionMemory(TimeUnit.HOURS.toNanos(1)); // nothing is forgotten here
         Session a = session(1), b = session(2);
         a.grant(s(t), x(ta), cellX(tb, 1), s(u));
         b.grant(s(t), s(tc), cellS(tb, 2), keyS(t, 8), x(ua));
-        assertFalse(t.everContended() || u.everContended(), "grants mark nothing");
+        assertFalse(t.contended() || u.contended(), "grants mark nothing");
         m.setEscalationThreshold(1);
         b.grant(cellS(tb, 3)); // an escalation tried and refused does not wait
-        assertFalse(t.everContended());
+        assertFalse(t.contended());
         assertEquals(Status.TIMEOUT, b.tryShort(cellS(tb, 1))); // a cell's wait
-        assertTrue(t.everContended());
-        assertFalse(u.everContended());
+        assertTrue(t.contended());
+        assertFalse(u.contended());
         a.releaseAll();
         b.releaseAll();
-        assertTrue(t.everContended(), "never cleared");
+        assertTrue(t.contended(), "remembered while the memory lasts");
         b.grant(x(ua));
         assertEquals(Status.TIMEOUT, a.tryShort(s(ua))); // an attribute's wait
-        assertTrue(u.everContended());
+        assertTrue(u.contended());
         b.releaseAll();
+    }
+
+    @Test
+    void aContendedTableIsForgottenOnlyWhenQuietAndFree() {
+        Session a = session(1), b = session(2);
+        b.grant(x(ua));
+        assertEquals(Status.TIMEOUT, a.tryShort(s(ua)));
+        m.setContentionMemory(0);
+        assertTrue(u.contended(), "b still holds a column of the table");
+        b.releaseAll();
+        a.grant(cellS(ua, 1)); // anything under the table keeps it
+        assertTrue(u.contended());
+        a.releaseAll();
+        assertFalse(u.contended(), "quiet and free: forgotten");
+        assertFalse(u.contended(), "and it stays so");
+        b.grant(keyX(u, 2));
+        assertFalse(u.contended(), "grants mark nothing");
+        assertEquals(Status.TIMEOUT, a.tryShort(keyS(u, 2))); // a row key's wait marks again
+        b.releaseAll();
+        m.setContentionMemory(TimeUnit.HOURS.toNanos(1));
+        assertTrue(u.contended(), "free but not quiet: remembered");
+        assertThrows(IllegalArgumentException.class, () -> m.setContentionMemory(-1));
     }
 
     static LockRequest cellS(AttributeLock a, int k) {
