@@ -364,6 +364,13 @@ public final class FastLockManager extends LockManager {
                     }
                     return GRANTED_WAITED;
                 }
+                // wakeGrantable may have woken this waiter counting it as granted, and so
+                // left asleep waiters behind it that only its grant would keep out; an owner
+                // that bypassed the queue (a converter) may since have taken what keeps this
+                // one out and not them: pass the wake-up on
+                if (w.next != null) {
+                    wakeGrantable(q, n);
+                }
             }
         }
         leave(o, n, w);
