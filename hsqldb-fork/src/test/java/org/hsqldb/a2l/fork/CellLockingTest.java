@@ -171,6 +171,55 @@ class CellLockingTest {
         }
     }
 
+    /**
+     * The store latch follows the table's flag, so a statement that decided on keys while the
+     * table was flagged and got its locks after a clear must set the flag again: here the
+     * insert into c decides on keys while y holds c, waits for the parent p meanwhile, and c is
+     * cleared (free, quiet) before it gets its locks. Without setting it again, its insert
+     * would change c's indexes without the latch (the lock check, on in these tests, fails
+     * it) and the table would read as not contended while keyed locks are held on it.
+     */
+    @Test
+    @RequiresPatch("Lock-cells-only-on-tables-where-transactions")
+    void aStatementThatLocksKeysAfterTheFlagWasClearedSetsItAgain() throws Exception {
+        String url = url(true);
+        try (Connection opened = openByDefault("0", url);
+             SessionThread x = new SessionThread(Engines.fork(url), "x");
+             SessionThread y = new SessionThread(Engines.fork(url), "y");
+             SessionThread g = new SessionThread(Engines.fork(url), "g");
+             SessionThread a = new SessionThread(Engines.fork(url), "a");
+             Statement b = opened.createStatement()) {
+            b.execute("CREATE TABLE p (id INT PRIMARY KEY)");
+            b.execute("CREATE TABLE c (id INT PRIMARY KEY, p INT REFERENCES p (id), v INT)");
+            b.execute("INSERT INTO p VALUES 1"); // p's lock name before c's: a waits on p first
+            b.execute("INSERT INTO c VALUES (0, 1, 0)");
+            for (SessionThread s : List.of(x, y, g, a)) {
+                s.setAutoCommit(false);
+            }
+            assertEquals(1, x.execute("UPDATE c SET v = 1 WHERE id = 0")); // the column, whole
+            Future<Integer> update = y.submit("UPDATE c SET v = 2 WHERE id = 0");
+            y.awaitLockWait(); // c is contended from now on
+            x.commit();
+            assertEquals(1, SessionThread.await(update)); // y holds c until it commits: not free
+            assertEquals(1, g.execute("INSERT INTO p VALUES 2")); // p, whole: X(P)
+            Future<Integer> insert = a.submit("INSERT INTO c VALUES (1, 1, 0)");
+            a.awaitLockWait(); // keys of c decided on; waits for the parent's S(P)
+            y.commit();
+            // c is free and quiet: this look at it clears the flag
+            assertTrue(explain(b, "INSERT INTO c VALUES (?, ?, ?)").contains(
+                    "PUBLIC.C X TABLE no transaction has waited on the table lately"));
+            g.commit();
+            assertEquals(1, SessionThread.await(insert), "changed under the latch");
+            List<String> held = locksOf(a);
+            assertTrue(held.contains("PUBLIC.C[1] X"), () -> "a row key: " + held);
+            assertTrue(explain(b, "INSERT INTO c VALUES (?, ?, ?)").stream().anyMatch(
+                    l -> l.startsWith("PUBLIC.C IX TABLE")), "flagged while a holds keys");
+            a.commit();
+            assertEquals(2, count(b, "SELECT COUNT(*) FROM c"));
+            assertEquals(List.of(), IndexIntegrity.problems(opened));
+        }
+    }
+
     @Test
     void theSameColumnOfTwoRowsIsWrittenTogetherUnderCellsAndWaitsUnderColumns() throws Exception {
         togetherUnderCellsWaitingUnderColumns("UPDATE t SET b = b + ? WHERE w = ? AND d = ?", new Object[] {1, 1, 1},

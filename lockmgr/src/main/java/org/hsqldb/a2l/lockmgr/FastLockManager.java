@@ -544,9 +544,26 @@ public final class FastLockManager extends LockManager {
         return true;
     }
 
+    /*
+     * Like X's fast path for an owner holding nothing: the X bit in a word of 0, then the
+     * stripes summed (a fast-path S or IS that raced sees the bit, backs off and queues; one
+     * that got in first shows in the sum, and the bit goes back).
+     */
     @Override
-    boolean isFree(LockName n) {
-        return n.word == 0 && shared(n) == 0;
+    boolean tryFreeze(LockName n) {
+        if (n.word != 0 || shared(n) != 0 || !n.casWord(0, X_BIT)) {
+            return false;
+        }
+        if (shared(n) != 0) {
+            release(n, -X_BIT);
+            return false;
+        }
+        return true;
+    }
+
+    @Override
+    void unfreeze(LockName n) {
+        release(n, -X_BIT);
     }
 
     @Override

@@ -1170,10 +1170,16 @@ public abstract class LockManager {
     abstract boolean tryKill(KeyLock k);
 
     /**
-     * Whether no owner holds or awaits anything on {@code n}, intentions included (for a
-     * table: nothing under it either). A moment's view, for heuristics.
+     * If no owner holds or awaits anything on {@code n}, intentions included (for a table:
+     * nothing under it either), keeps it so until {@link #unfreeze}, as a momentary X held by
+     * nobody would (requests meanwhile wait), and returns true; false, and no change,
+     * otherwise. For a short action between the two calls: clearing a table's contention
+     * flag at an instant nobody holds anything on it.
      */
-    abstract boolean isFree(LockName n);
+    abstract boolean tryFreeze(LockName n);
+
+    /** Ends a {@link #tryFreeze} that returned true, and wakes whoever came meanwhile. */
+    abstract void unfreeze(LockName n);
 
     /** Wakes the owner if it waits (after a cancel, or when it was chosen as a deadlock victim). */
     abstract void wake(Owner o);

@@ -213,14 +213,20 @@ public final class MutexLockManager extends LockManager {
         return true;
     }
 
+    /* Holds the global mutex from a true tryFreeze to its unfreeze: nobody locks meanwhile. */
     @Override
-    boolean isFree(LockName n) {
+    boolean tryFreeze(LockName n) {
         mutex.lock();
-        try {
-            return state(n).isFree() && n.queue.isEmpty();
-        } finally {
-            mutex.unlock();
+        if (state(n).isFree() && n.queue.isEmpty()) {
+            return true;
         }
+        mutex.unlock();
+        return false;
+    }
+
+    @Override
+    void unfreeze(LockName n) {
+        mutex.unlock();
     }
 
     private static void unlock(Owner o, LockName n, int fromMode, int toMode) {

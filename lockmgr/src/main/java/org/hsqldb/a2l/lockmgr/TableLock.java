@@ -79,28 +79,55 @@ public final class TableLock extends LockName {
      * since. It is quiet, and this turns false again, once no owner has queued there for
      * {@link LockManager#setContentionMemory the contention memory} and no owner holds
      * anything on the table (every lock under it takes an intention on it, so its own lock
-     * state says so); the call that finds both clears the flag. While the flag is false the
-     * owners that use the table do not meet on it, and an engine may lock its columns and the
-     * table whole, which costs one lock where keys cost one per row: any choice of
-     * granularity is safe, the hierarchy's intentions make coarse and fine locks conflict
-     * wherever they overlap; only concurrency differs, and a wait says there is some.
-     * Clearing only when nobody holds anything on the table means that a table goes from
-     * keys back to whole locks as it went from whole locks to keys, with nobody holding the
-     * other kind (but an owner that locks it in the instant between the check and the
-     * clear, which costs at most a wait): bulk loaders that met on a table no longer key it
-     * for the rest of the run, and a transaction that holds keys on a table is not made to
-     * wait by its own later whole-table request.
+     * state says so); the call that finds both clears the flag, at an instant when nobody
+     * holds or can take anything on the table (it holds the table's lock word for that
+     * instant, as a request for X would). While the flag is false the owners that use the
+     * table do not meet on it, and an engine may lock its columns and the table whole, which
+     * costs one lock where keys cost one per row: any choice of granularity is safe, the
+     * hierarchy's intentions make coarse and fine locks conflict wherever they overlap; only
+     * concurrency differs, and a wait says there is some. As the flag is cleared only while
+     * nobody holds anything on the table, a table goes from keys back to whole locks as it
+     * went from whole locks to keys, with nobody holding the other kind: bulk loaders that
+     * met on a table no longer key it for the rest of the run, and a transaction that holds
+     * keys on a table is not made to wait by its own later whole-table request. An owner
+     * that decided on keys before a clear and locks them after it sets the flag again
+     * ({@link #markContended}).
      */
     public boolean contended() {
         long last = lastWait;
         if (last == NOT_CONTENDED) {
             return false;
         }
-        if (System.nanoTime() - last < manager.contentionMemoryNanos() || !manager.isFree(this)) {
+        if (System.nanoTime() - last < manager.contentionMemoryNanos() || !manager.tryFreeze(this)) {
             return true;
         }
-        // a wait since we read lastWait wrote a new time: the flag stays
-        return !LAST_WAIT.compareAndSet(this, last, NOT_CONTENDED);
+        try {
+            // a wait since we read lastWait wrote a new time: the flag stays
+            return !LAST_WAIT.compareAndSet(this, last, NOT_CONTENDED);
+        } finally {
+            manager.unfreeze(this);
+        }
+    }
+
+    /**
+     * The flag as it is now, without trying to clear it: true from a wait on the table (or
+     * {@link #markContended}) until a {@link #contended()} call finds the table quiet and
+     * free. An owner holding anything on the table therefore sees it stay set once set.
+     * Cheap: one volatile read.
+     */
+    public boolean flagged() {
+        return lastWait != NOT_CONTENDED;
+    }
+
+    /**
+     * Sets the flag as a wait would. For an owner that holds keyed locks on the table
+     * (decided on while the flag was set) and finds it cleared meanwhile: an engine that
+     * shares the table's indexes among keyed statements only while the flag is set (the
+     * fork's store latch) needs it set while they run; holding their locks, the owner
+     * keeps it set until they are released.
+     */
+    public void markContended() {
+        noteContended();
     }
 
     /** An owner queues on the table or under it. */

@@ -4,6 +4,7 @@ import static org.hsqldb.a2l.lockmgr.LockDuration.TRANSACTION;
 import static org.hsqldb.a2l.lockmgr.LockRequest.s;
 import static org.hsqldb.a2l.lockmgr.LockRequest.u;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.Future;
 
@@ -23,6 +24,18 @@ class FastLockManagerTest extends LockManagerContract {
             org.junit.jupiter.api.Assertions.assertEquals(0, FastLockManager.shared(k), k.toString());
             org.junit.jupiter.api.Assertions.assertEquals(0, k.word, k.toString());
         }
+    }
+
+    /** A request that comes while a table is frozen waits, and is granted when it thaws. */
+    @Test
+    void aRequestDuringAFreezeWaitsAndIsGrantedAfterIt() {
+        Session a = session(1);
+        assertTrue(((FastLockManager) m).tryFreeze(t));
+        Future<LockResult> w = a.start(s(ta)); // IS on T first
+        awaitWaiting(a);
+        m.unfreeze(t);
+        assertEquals(Status.GRANTED, get(w).status());
+        a.releaseAll();
     }
 
     /*

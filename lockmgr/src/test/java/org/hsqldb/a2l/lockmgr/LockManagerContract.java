@@ -1024,6 +1024,39 @@ abstract class LockManagerContract {
         assertThrows(IllegalArgumentException.class, () -> m.setContentionMemory(-1));
     }
 
+    @Test
+    void theFlagIsReadWithoutClearingAndSetAgainByAnOwnerHoldingKeys() {
+        Session a = session(1), b = session(2);
+        m.setContentionMemory(0);
+        b.grant(x(ua));
+        assertEquals(Status.TIMEOUT, a.tryShort(s(ua)));
+        b.releaseAll();
+        assertTrue(u.flagged());
+        assertTrue(u.flagged(), "reading the flag clears nothing");
+        assertFalse(u.contended()); // quiet and free: cleared
+        assertFalse(u.flagged());
+        a.grant(keyX(u, 1)); // keys decided on before the clear, locked after it
+        u.markContended();
+        assertTrue(u.contended(), "held: not free, so it stays");
+        assertTrue(u.flagged());
+        a.releaseAll();
+        assertFalse(u.contended());
+    }
+
+    @Test
+    void aTableIsFrozenOnlyWhenNobodyHoldsAnythingOnIt() {
+        Session a = session(1);
+        a.grant(cellS(ua, 1)); // an intention on U, through its column
+        assertFalse(m.tryFreeze(u));
+        assertTrue(m.tryFreeze(t), "nothing on T");
+        m.unfreeze(t);
+        a.releaseAll();
+        assertTrue(m.tryFreeze(u));
+        m.unfreeze(u);
+        a.grant(s(u)); // and nothing is left behind by a freeze
+        a.releaseAll();
+    }
+
     static LockRequest cellS(AttributeLock a, int k) {
         return LockRequest.cell(a, List.of(k), LockMode.S);
     }

@@ -51,6 +51,12 @@ public final class Benchmark {
         Consistency.Condition check() throws SQLException;
     }
 
+    /** Takes one sample of the engine's lock waits (see engine.LockWaitSampler); called from the driver's thread. */
+    @FunctionalInterface
+    public interface WaitProbe {
+        void sample() throws SQLException;
+    }
+
     /** {@code idleLocks}: the {@link IdleProbe}'s condition after the measured window, or null. */
     public record Result(TerminalStats stats, double measuredSeconds, List<String> otherErrors,
                          Map<String, Number> engineCounters, Consistency.Condition idleLocks) {}
@@ -82,6 +88,8 @@ public final class Benchmark {
     private final TransactionHook hook;
     private final CounterProbe counters;
     private IdleProbe idleProbe = () -> null;
+    private WaitProbe waitProbe;
+    private int waitSampleMillis;
     private final PrintStream log;
     private CommitListener commitListener = receipt -> { };
     private ReadsForUpdate readsForUpdate = ReadsForUpdate.PLAIN;
@@ -105,6 +113,13 @@ public final class Benchmark {
     /** Checks the engine's locks with {@code probe} after each measured window; returns this. */
     public Benchmark idleProbe(IdleProbe probe) {
         this.idleProbe = probe;
+        return this;
+    }
+
+    /** Samples the engine's lock waits with {@code probe} every {@code everyMillis} ms of the measured window; returns this. */
+    public Benchmark sampleLockWaits(WaitProbe probe, int everyMillis) {
+        this.waitProbe = probe;
+        this.waitSampleMillis = Math.max(1, everyMillis);
         return this;
     }
 
@@ -189,6 +204,10 @@ public final class Benchmark {
                 nextProgress += s.progressSeconds() * 1_000_000_000L;
             }
             long until = Math.min(windowEnd, measuring ? nextProgress : Math.min(windowStart, nextProgress));
+            if (measuring && waitProbe != null) {
+                waitProbe.sample();
+                until = Math.min(until, now + waitSampleMillis * 1_000_000L);
+            }
             Thread.sleep(Math.max(1, Math.min(1000, (until - now) / 1_000_000)));
         }
         Map<String, Number> after = readCounters();

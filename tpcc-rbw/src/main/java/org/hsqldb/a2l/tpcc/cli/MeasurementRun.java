@@ -29,6 +29,7 @@ import org.hsqldb.a2l.tpcc.engine.EngineCounters;
 import org.hsqldb.a2l.tpcc.engine.EngineException;
 import org.hsqldb.a2l.tpcc.engine.EngineJars;
 import org.hsqldb.a2l.tpcc.engine.IdleLocks;
+import org.hsqldb.a2l.tpcc.engine.LockWaitSampler;
 import org.hsqldb.a2l.tpcc.report.HumanSummary;
 import org.hsqldb.a2l.tpcc.report.MachineFacts;
 import org.hsqldb.a2l.tpcc.report.RunPaths;
@@ -55,7 +56,23 @@ public final class MeasurementRun {
                        long seed, Isolation isolation, int progressSeconds, int retryBackoffMicros, int loaderThreads,
                        Path out,
                        boolean summaryPerPointDir, Integer rep, DatabaseLocation database, Path acks, Path runFolder,
-                       PointStart pointStart) {
+                       PointStart pointStart, int lockWaitSampleMillis) {
+
+        /** No sampling of lock waits. */
+        public Plan(EngineConfig config, EngineJars jars, Scale scale, List<Point> points, int seconds, int warmup,
+                    long seed, Isolation isolation, int progressSeconds, int retryBackoffMicros, int loaderThreads,
+                    Path out, boolean summaryPerPointDir, Integer rep, DatabaseLocation database, Path acks,
+                    Path runFolder, PointStart pointStart) {
+            this(config, jars, scale, points, seconds, warmup, seed, isolation, progressSeconds, retryBackoffMicros,
+                    loaderThreads, out, summaryPerPointDir, rep, database, acks, runFolder, pointStart, 0);
+        }
+
+        /** The same plan, sampling the engine's lock waits every {@code millis} ms (0: not). */
+        public Plan sampleLockWaits(int millis) {
+            return new Plan(config, jars, scale, points, seconds, warmup, seed, isolation, progressSeconds,
+                    retryBackoffMicros, loaderThreads, out, summaryPerPointDir, rep, database, acks, runFolder,
+                    pointStart, millis);
+        }
 
         /** The database carries over between points (one point: nothing to carry). */
         public Plan(EngineConfig config, EngineJars jars, Scale scale, List<Point> points, int seconds, int warmup,
@@ -249,6 +266,9 @@ public final class MeasurementRun {
                         clock, hook, () -> EngineCounters.read(current.admin, config), out);
                 if (acks != null) benchmark.onCommit(acks);
                 benchmark.idleProbe(() -> IdleLocks.check(current.admin, config)).readsForUpdate(config.reads());
+                LockWaitSampler waits = plan.lockWaitSampleMillis() > 0 && config.jar() == EngineConfig.JarKind.FORK
+                        ? new LockWaitSampler(current.admin) : null;
+                if (waits != null) benchmark.sampleLockWaits(waits::sample, plan.lockWaitSampleMillis());
                 RunSummary s = new RunSummary();
                 s.startedAt = Instant.now().toString();
                 Benchmark.Result r;
@@ -288,6 +308,7 @@ public final class MeasurementRun {
                 s.isolationGuarantee = guarantee;
                 s.retryBackoffUs = plan.retryBackoffMicros();
                 s.measurement(r);
+                if (waits != null) s.lockWaitSamples(waits, plan.lockWaitSampleMillis());
                 s.consistency = conditions;
                 s.consistencyFull = full;
                 s.consistencyOk = Consistency.allOk(conditions);

@@ -33,6 +33,12 @@ public final class RunCommand implements Callable<Integer> {
                     + " needs --database-dir")
     Path acks;
 
+    @Option(names = "--sample-lock-waits", paramLabel = "MS",
+            description = "read the fork's SYSTEM_LOCKS every MS milliseconds of the measured window and report the"
+                    + " locks waited for most (by column or table, key left out); costs the engine some CPU, so"
+                    + " not for the throughput of record (default: off)")
+    int sampleLockWaitsMillis;
+
     @Mixin
     EngineOptions engine;
 
@@ -45,6 +51,7 @@ public final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         if (clients < 1) throw new UsageException("--clients must be at least 1");
+        if (sampleLockWaitsMillis < 0) throw new UsageException("--sample-lock-waits must not be negative");
         workload.validate();
         if (acks != null && database.databaseDir == null) {
             throw new UsageException("--acks needs --database-dir: acknowledgements are checked against a reopened"
@@ -63,7 +70,8 @@ public final class RunCommand implements Callable<Integer> {
         var plan = new MeasurementRun.Plan(config, engine.jars(), workload.scale(),
                 List.of(new Point(order, mix, clients)), workload.seconds, workload.warmup,
                 MeasurementRun.seedOrRandom(workload.seed), workload.isolation, workload.progress,
-                workload.retryBackoffMicros, workload.loaderThreads(), out, false, null, database.database(), acks);
+                workload.retryBackoffMicros, workload.loaderThreads(), out, false, null, database.database(), acks)
+                .sampleLockWaits(sampleLockWaitsMillis);
         return MeasurementRun.run(plan, System.out);
     }
 }

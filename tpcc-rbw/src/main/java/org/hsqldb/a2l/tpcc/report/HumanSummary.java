@@ -36,6 +36,11 @@ public final class HumanSummary {
         if (s.lockWaitsPerTxn != null) {
             out.println("   lock waits per transaction: " + s.lockWaitsPerTxn + ", deadlocks per 1000: " + s.deadlocksPer1000);
         }
+        if (s.waitedForLocks != null) {
+            out.printf("   waited for (%d samples, one every %d ms; %.3f requests waiting per sample):%n",
+                    s.lockWaitSamples, s.lockWaitSampleMillis, s.meanWaitingPerSample);
+            s.waitedForLocks.forEach((name, share) -> out.printf("     %5.1f%%  %s%n", share * 100, name));
+        }
         out.printf("   consistency %s (%d conditions%s, %.1f s):%n", s.consistencyOk ? "OK" : "VIOLATED",
                 s.consistency.size(), s.consistencyFull ? "" : "; the per-row ones run after the last point",
                 s.consistencySeconds);

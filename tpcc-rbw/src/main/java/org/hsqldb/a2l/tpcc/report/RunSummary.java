@@ -73,6 +73,15 @@ public final class RunSummary {
     /** From the engine's counters: deadlocks found per 1000 committed transactions. */
     @SerializedName("deadlocks_per_1000")
     public Double deadlocksPer1000;
+    /**
+     * {@code tpcc run --sample-lock-waits}: the locks waited for most in the measured window, by name
+     * without the key, and mode, each with its share of the waiting requests the samples saw.
+     */
+    public Map<String, Double> waitedForLocks;
+    /** The number of those samples, the milliseconds between them, and the mean waiting requests per sample. */
+    public Long lockWaitSamples;
+    public Integer lockWaitSampleMillis;
+    public Double meanWaitingPerSample;
     /** From the engine's counters: lock upgrades (S to U, S to X, U to X) granted per 1000 committed. */
     @SerializedName("upgrades_per_1000")
     public Double upgradesPer1000;
@@ -137,6 +146,14 @@ public final class RunSummary {
         upgradesPer1000 = perThousand("upgrades");
         upgradeWaitsPer1000 = perThousand("upgrade_waits");
         upgradeDeadlocksPer1000 = perThousand("upgrade_deadlocks");
+    }
+
+    /** Records what {@code sampler} saw over the measured window (see {@link #waitedForLocks}). */
+    public void lockWaitSamples(org.hsqldb.a2l.tpcc.engine.LockWaitSampler sampler, int everyMillis) {
+        waitedForLocks = sampler.top(10);
+        lockWaitSamples = sampler.samples();
+        lockWaitSampleMillis = everyMillis;
+        meanWaitingPerSample = round(sampler.meanWaiting(), 3);
     }
 
     /**

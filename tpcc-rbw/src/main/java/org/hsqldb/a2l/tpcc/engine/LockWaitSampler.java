@@ -1,0 +1,69 @@
+package org.hsqldb.a2l.tpcc.engine;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * Which locks the terminals wait for: the fork's INFORMATION_SCHEMA.SYSTEM_LOCKS read every few
+ * milliseconds during the measured window, each waiting request counted under its lock's name
+ * with the key left out (a cell or row key of any row counts under its column or table, marked
+ * {@code [key]}) and its mode. The counters say how many waits there were; this says where,
+ * weighted by how long they last (a wait seen in many samples lasted long). A wait shows under
+ * the name it asked for, whichever name above it (an intention) it waits on.
+ */
+public final class LockWaitSampler {
+
+    private static final Pattern KEY = Pattern.compile("\\[[^\\]]*\\]");
+    private final Connection admin;
+    private final Map<String, Long> waits = new HashMap<>();
+    private long samples;
+    private long waiting;
+
+    /** {@code admin}: a connection the terminals do not use; read from one thread only. */
+    public LockWaitSampler(Connection admin) {
+        this.admin = admin;
+    }
+
+    /** Reads the waiting requests once. */
+    public void sample() throws SQLException {
+        boolean autoCommit = admin.getAutoCommit();
+        admin.setAutoCommit(true);
+        try (Statement s = admin.createStatement();
+             ResultSet rs = s.executeQuery("SELECT LOCK_NAME, LOCK_MODE FROM INFORMATION_SCHEMA.SYSTEM_LOCKS"
+                     + " WHERE LOCK_STATE = 'WAITING' AND SESSION_ID <> SESSION_ID()")) {
+            samples++;
+            while (rs.next()) {
+                waiting++;
+                waits.merge(KEY.matcher(rs.getString(1)).replaceAll("[key]") + " " + rs.getString(2), 1L,
+                        Long::sum);
+            }
+        } finally {
+            admin.setAutoCommit(autoCommit);
+        }
+    }
+
+    public long samples() {
+        return samples;
+    }
+
+    /** The mean number of requests waiting at a sample. */
+    public double meanWaiting() {
+        return samples == 0 ? 0 : (double) waiting / samples;
+    }
+
+    /** The {@code top} names waited for most, with their share of all waiting requests seen, largest first. */
+    public Map<String, Double> top(int top) {
+        Map<String, Double> out = new LinkedHashMap<>();
+        waits.entrySet().stream()
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
+                .limit(top)
+                .forEach(e -> out.put(e.getKey(), Math.round(1000.0 * e.getValue() / waiting) / 1000.0));
+        return out;
+    }
+}
