@@ -487,7 +487,7 @@ class CellLockingTest {
             assertTrue(both.containsAll(List.of(
                     "PUBLIC.OL[?, ?] S KEY RANGE rows whose primary key starts with these values",
                     "PUBLIC.ST[?] S KEY RANGE rows whose primary key starts with these values",
-                    "PUBLIC.ST.Q[?] S KEY RANGE values of rows whose primary key starts with these values")),
+                    "PUBLIC.ST.Q[?, PUBLIC.OL.I] S CELL each row the join reaches by its primary key, when it reaches it")),
                     both::toString);
             assertTrue(both.stream().noneMatch(l -> l.startsWith("PUBLIC.OL S ") || l.startsWith("PUBLIC.ST S ")
                     || l.startsWith("PUBLIC.ST.Q S ")), both::toString);
@@ -544,6 +544,157 @@ class CellLockingTest {
             writer.commit();
             assertEquals(36, reader.queryLong(join));
             reader.commit();
+        }
+    }
+
+    @Test
+    @RequiresPatch("Lock-the-cells-of-each-row-a-join-reaches")
+    void aJoinThatReachesRowsByTheirKeyKeepsOutTheWritersOfThoseRowsOnly() throws Exception {
+        String url = url(true);
+        try (SessionThread reader = new SessionThread(Engines.fork(url), "reader");
+             SessionThread writer = new SessionThread(Engines.fork(url), "writer")) {
+            createOrderLinesAndStock(reader, writer);
+            assertEquals(10, reader.queryLong(REACHING_JOIN));
+            List<String> held = locksOf(reader);
+            assertTrue(held.containsAll(List.of("PUBLIC.ST[1] S", "PUBLIC.ST.Q[1, 10] S", "PUBLIC.ST.Q[1, 20] S")),
+                    held::toString);
+            assertTrue(held.stream().noneMatch(l -> l.startsWith("PUBLIC.ST.Q[1] ") || l.startsWith("PUBLIC.ST.Q ")),
+                    held::toString);
+            // a row of the join's key range that it did not reach: at once
+            assertEquals(1, writer.execute("UPDATE st SET q = 6 WHERE w = 1 AND i = 30"));
+            // a row it reached: waits for the join's transaction
+            Future<Integer> write = writer.submit("UPDATE st SET q = 7 WHERE w = 1 AND i = 20");
+            writer.awaitLockWait();
+            assertEquals(10, reader.queryLong(REACHING_JOIN), "read again: the same values");
+            reader.commit();
+            assertEquals(1, SessionThread.await(write));
+            writer.commit();
+            assertEquals(12, reader.queryLong(REACHING_JOIN));
+            reader.commit();
+            // a row the join looks for and does not find: its insert waits too
+            assertEquals(1, writer.execute("INSERT INTO ol VALUES (1, 1, 3, 40)"));
+            writer.commit();
+            assertEquals(12, reader.queryLong(REACHING_JOIN), "no stock row 40 yet");
+            Future<Integer> insert = writer.submit("INSERT INTO st VALUES (1, 40, 5)");
+            writer.awaitLockWait();
+            assertEquals(12, reader.queryLong(REACHING_JOIN), "read again: still no row 40");
+            reader.commit();
+            assertEquals(1, SessionThread.await(insert));
+            writer.commit();
+            assertEquals(17, reader.queryLong(REACHING_JOIN));
+            reader.commit();
+            assertEquals(List.of(), locksOf(reader));
+        }
+    }
+
+    @Test
+    @RequiresPatch("Lock-the-cells-of-each-row-a-join-reaches")
+    void aJoinRefusedARowItReachesAsADeadlockVictimEndsItsTransactionAndKeepsNoLock() throws Exception {
+        String url = url(true);
+        try (SessionThread reader = new SessionThread(Engines.fork(url), "reader");
+             SessionThread writer = new SessionThread(Engines.fork(url), "writer")) {
+            createOrderLinesAndStock(reader, writer);
+            assertEquals(1, writer.execute("UPDATE st SET q = 7 WHERE w = 1 AND i = 20"));
+            // the join reaches row 10, then waits for row 20, which the writer changed
+            Future<Long> join = reader.submitQueryLong(REACHING_JOIN);
+            reader.awaitLockWait();
+            // the writer then wants row 10, which the join holds: the join, younger, is the victim
+            Future<Integer> write = writer.submit("UPDATE st SET q = 8 WHERE w = 1 AND i = 10");
+            SQLException victim = org.junit.jupiter.api.Assertions.assertThrows(SQLException.class,
+                    () -> SessionThread.await(join));
+            assertEquals("40001", victim.getSQLState(), victim::toString);
+            assertEquals(List.of(), locksOf(reader), "the victim's transaction ended");
+            assertEquals(1, SessionThread.await(write));
+            writer.commit();
+            assertEquals(15, reader.queryLong(REACHING_JOIN));
+            reader.commit();
+        }
+    }
+
+    /**
+     * Transfers between the stock rows of one warehouse (two point updates, some rolled back,
+     * some pausing between their two steps) race joins that reach those rows one by one from
+     * the order lines that name them: every join must see the warehouse's total, which only
+     * the cells it takes as it reaches each row can give (it holds no lock on the values of
+     * the key range).
+     */
+    @org.junit.jupiter.api.RepeatedTest(3)
+    @RequiresPatch("Lock-the-cells-of-each-row-a-join-reaches")
+    void joinsReachingRowsOneByOneSeeWholeTransfers() throws Exception {
+        String url = url(true);
+        int threads = 4, rounds = 300, warehouses = 2, items = 8;
+        try (Connection setup = Engines.fork(url); Statement s = setup.createStatement()) {
+            s.execute("CREATE TABLE ol (w INT, o INT, i INT, PRIMARY KEY (w, o))");
+            s.execute("CREATE TABLE st (w INT, i INT, q INT, PRIMARY KEY (w, i))");
+            for (int w = 0; w < warehouses; w++) {
+                for (int i = 0; i < items; i++) {
+                    s.execute("INSERT INTO ol VALUES (" + w + ", " + i + ", " + (items - 1 - i) + ")");
+                    s.execute("INSERT INTO st VALUES (" + w + ", " + i + ", 100)");
+                }
+            }
+        }
+        race(threads, id -> {
+            java.util.SplittableRandom random = new java.util.SplittableRandom(id * 6151L);
+            try (Connection c = Engines.fork(url);
+                 java.sql.PreparedStatement add = c.prepareStatement("UPDATE st SET q = q + ? WHERE w = ? AND i = ?");
+                 java.sql.PreparedStatement join = c.prepareStatement(
+                         "SELECT SUM(st.q), COUNT(*) FROM ol, st WHERE ol.w = ? AND st.w = ? AND st.i = ol.i")) {
+                c.setAutoCommit(false);
+                c.setTransactionIsolation(Connection.TRANSACTION_SERIALIZABLE);
+                playRounds(c, rounds, r -> {
+                    int w = random.nextInt(warehouses);
+                    if (id % 2 == 0) {
+                        int from = random.nextInt(items), to = (from + 1 + random.nextInt(items - 1)) % items;
+                        int amount = 1 + random.nextInt(50);
+                        for (int[] step : new int[][] {{from, -amount}, {to, amount}}) {
+                            add.setInt(1, step[1]);
+                            add.setInt(2, w);
+                            add.setInt(3, step[0]);
+                            assertEquals(1, add.executeUpdate());
+                            if (step[1] < 0 && random.nextInt(4) == 0) {
+                                java.util.concurrent.locks.LockSupport.parkNanos(1_000_000); // a reader may come between
+                            }
+                        }
+                        if (random.nextInt(4) == 0) {
+                            c.rollback();
+                        } else {
+                            c.commit();
+                        }
+                    } else {
+                        join.setInt(1, w);
+                        join.setInt(2, w);
+                        try (ResultSet rs = join.executeQuery()) {
+                            rs.next();
+                            assertEquals(100 * items, rs.getLong(1), "a warehouse's total");
+                            assertEquals(items, rs.getLong(2));
+                        }
+                        c.commit();
+                    }
+                });
+            }
+        });
+        try (Connection c = Engines.fork(url); Statement s = c.createStatement()) {
+            assertEquals(List.of(), IndexIntegrity.problems(c));
+            assertEquals(100 * items * warehouses, count(s, "SELECT SUM(q) FROM st"));
+            s.execute("SHUTDOWN");
+        }
+    }
+
+    /** TPC-C's Stock-Level in small: order lines of district (1, 1) and the stock they name */
+    private static final String REACHING_JOIN =
+            "SELECT SUM(st.q) FROM ol, st WHERE ol.w = 1 AND ol.d = 1 AND st.w = 1 AND st.i = ol.i";
+
+    /** makes REACHING_JOIN's tables; then both sessions run serializable transactions */
+    private static void createOrderLinesAndStock(SessionThread reader, SessionThread writer)
+            throws SQLException {
+        reader.execute("CREATE TABLE ol (w INT, d INT, o INT, i INT, PRIMARY KEY (w, d, o))");
+        reader.execute("CREATE TABLE st (w INT, i INT, q INT, PRIMARY KEY (w, i))");
+        reader.execute("INSERT INTO ol VALUES (1, 1, 1, 10), (1, 1, 2, 20), (1, 2, 1, 30)");
+        reader.execute("INSERT INTO st VALUES (1, 10, 5), (1, 20, 5), (1, 30, 5), (2, 10, 5)");
+        reader.execute("UPDATE st SET q = q WHERE w = 9 AND i = 9"); // q has a writer: cells
+        for (SessionThread s : new SessionThread[] {reader, writer}) {
+            s.setAutoCommit(false);
+            s.setIsolation(Connection.TRANSACTION_SERIALIZABLE);
         }
     }
 
@@ -1098,10 +1249,14 @@ class CellLockingTest {
             s.execute("CREATE TABLE a (g INT, n INT, v INT, x INT DEFAULT 0, PRIMARY KEY (g, n))");
             s.execute("CREATE TABLE gr (g INT PRIMARY KEY)");
             s.execute("INSERT INTO gr VALUES 0, 1, 2");
+            s.execute("CREATE TABLE nk (n INT PRIMARY KEY)");
             for (int g = 0; g < ranges; g++) {
                 for (int n = 0; n < rows; n++) {
                     s.execute("INSERT INTO a (g, n, v) VALUES (" + g + ", " + n + ", 100)");
                 }
+            }
+            for (int n = 0; n < rows; n++) {
+                s.execute("INSERT INTO nk VALUES " + n);
             }
         }
         race(threads, id -> {
@@ -1111,6 +1266,8 @@ class CellLockingTest {
                  java.sql.PreparedStatement sum = c.prepareStatement("SELECT SUM(v) FROM a WHERE g = ?");
                  java.sql.PreparedStatement joined = c.prepareStatement(
                          "SELECT SUM(a.v) FROM gr, a WHERE gr.g = ? AND a.g = ? AND a.n >= gr.g - 10");
+                 java.sql.PreparedStatement reaching = c.prepareStatement(
+                         "SELECT SUM(a.v) FROM nk, a WHERE a.g = ? AND a.n = nk.n");
                  java.sql.PreparedStatement forUpdate = c.prepareStatement(
                          "SELECT v FROM a WHERE g = ? FOR UPDATE OF v");
                  java.sql.PreparedStatement point = c.prepareStatement("SELECT v FROM a WHERE g = ? AND n = ?");
@@ -1138,10 +1295,11 @@ class CellLockingTest {
                             c.commit();
                         }
                     } else if (kind < 7) {
-                        boolean join = random.nextBoolean(); // the range alone, or joined
-                        java.sql.PreparedStatement read = join ? joined : sum;
+                        // the range alone, joined, or its rows reached one by one through a join
+                        int how = random.nextInt(3);
+                        java.sql.PreparedStatement read = how == 0 ? sum : how == 1 ? joined : reaching;
                         read.setInt(1, g);
-                        if (join) {
+                        if (how == 1) {
                             read.setInt(2, g);
                         }
                         try (ResultSet rs = read.executeQuery()) {
