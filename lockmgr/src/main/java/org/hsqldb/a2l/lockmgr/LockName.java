@@ -45,12 +45,12 @@ public abstract class LockName extends LockWordPad1 {
         return h ^ (h >>> 16);
     }
 
-    /** The table this name is, or belongs to. */
     /** The manager that made this name. */
     public final LockManager manager() {
         return manager;
     }
 
+    /** The table this name is, or belongs to. */
     public abstract TableLock table();
 
     /** The name this one is under: null for a table; the table or the attribute of a keyed name. */

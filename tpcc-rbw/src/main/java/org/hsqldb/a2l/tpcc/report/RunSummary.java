@@ -16,6 +16,7 @@ import org.hsqldb.a2l.tpcc.Benchmark;
 import org.hsqldb.a2l.tpcc.Consistency;
 import org.hsqldb.a2l.tpcc.TerminalStats;
 import org.hsqldb.a2l.tpcc.TxnType;
+import org.hsqldb.a2l.tpcc.engine.LockWaitSampler;
 
 /** The summary.json of one measurement point (field names in snake_case). */
 public final class RunSummary {
@@ -149,7 +150,7 @@ public final class RunSummary {
     }
 
     /** Records what {@code sampler} saw over the measured window (see {@link #waitedForLocks}). */
-    public void lockWaitSamples(org.hsqldb.a2l.tpcc.engine.LockWaitSampler sampler, int everyMillis) {
+    public void lockWaitSamples(LockWaitSampler sampler, int everyMillis) {
         waitedForLocks = sampler.top(10);
         lockWaitSamples = sampler.samples();
         lockWaitSampleMillis = everyMillis;

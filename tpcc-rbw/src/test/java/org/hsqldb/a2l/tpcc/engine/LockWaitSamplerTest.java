@@ -1,6 +1,7 @@
 package org.hsqldb.a2l.tpcc.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
@@ -52,7 +53,7 @@ class LockWaitSamplerTest {
             String name = top.keySet().iterator().next();
             assertEquals(1.0, top.get(name));
             // the column's cell of any row, whatever the granularity the table has come to
-            assertEquals(true, name.startsWith("PUBLIC.T.V") && name.endsWith(" X"), name);
+            assertTrue(name.startsWith("PUBLIC.T.V") && name.endsWith(" X"), name);
             holder.commit();
             assertEquals(1, waiting.get(30, TimeUnit.SECONDS));
             waiter.commit();
