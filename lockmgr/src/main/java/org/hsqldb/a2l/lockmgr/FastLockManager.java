@@ -183,8 +183,38 @@ public final class FastLockManager extends LockManager {
                 release(n, -1); // a reader, a writer or a waiter came: back off
             }
         }
+        if (timeout == NO_WAIT && heldAgainst(n, kind, selfS, selfX, selfI, selfU, selfIX)) {
+            // an escalation's try that others' holds refuse: refused here, as the queue's
+            // monitor would, without setting WAITER, which sends their fast paths through it
+            return R_TIMEOUT;
+        }
         return lockSlow(o, n, slot, kind, selfS, selfX, selfI, selfU, selfIX, converter, r, txn,
                 timeout);
+    }
+
+    /**
+     * Whether other owners hold what keeps {@code kind} out of {@code n} now (read without
+     * the monitor: tryGrant's test of the holders, less the queue's).
+     */
+    private static boolean heldAgainst(LockName n, int kind, int selfS, int selfX, int selfI,
+            int selfU, int selfIX) {
+        long w = n.word;
+        boolean otherX = (w & X_BIT) != 0 && selfX == 0;
+        boolean otherU = (w & U_BIT) != 0 && selfU == 0;
+        boolean otherIX = ixCount(w) != selfIX;
+        if (kind == IS) {
+            return otherX;
+        }
+        if (kind == S) {
+            return otherX || otherIX;
+        }
+        if (kind == IX) {
+            return otherX || otherU || shared(n, 0) != selfS;
+        }
+        if (kind == U) {
+            return otherX || otherU || otherIX;
+        }
+        return otherX || otherU || otherIX || shared(n, 0) != selfS || shared(n, 1) != selfI;
     }
 
     /** Whether S or IS may be taken on the fast path with this word. */

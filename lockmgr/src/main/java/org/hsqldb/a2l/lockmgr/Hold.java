@@ -20,6 +20,11 @@ final class Hold {
     boolean ix;
     int childHolds;
     int keyHolds;
+    /**
+     * The keyHolds at which the next escalation may be tried: after a refused try, twice the
+     * keys held then (a hint, not journaled: undoing a call leaves it as it is).
+     */
+    int escalateAt;
     int denseIndex;
 
     // state before the current acquire call, for undo when the call fails

@@ -266,7 +266,8 @@ public abstract class LockManager {
                     }
                     // (IX on a key range is not escalated: IX on the table or attribute
                     // does not stand for it towards the range's readers)
-                    if (ph != null && ph.keyHolds >= escalationThreshold && mode != IX) {
+                    if (ph != null && ph.keyHolds >= escalationThreshold
+                            && ph.keyHolds >= ph.escalateAt && mode != IX) {
                         key = null; // enough keys under the parent: lock the parent itself
                         escalated = true;
                     }
@@ -309,6 +310,10 @@ public abstract class LockManager {
                         // same parent would otherwise deadlock, each holding its intention)
                         int own = lockNode(o, h, mode, r, txn, escalated ? NO_WAIT : timeout);
                         if (escalated && own == R_TIMEOUT) {
+                            // tried again once the owner's keys under the parent have
+                            // doubled: a parent that others keep busy costs a try per
+                            // doubling, not one per key
+                            h.escalateAt = 2 * h.keyHolds;
                             escalated = false;
                             key = r.key();
                             continue;
@@ -579,9 +584,9 @@ public abstract class LockManager {
      * (lock escalation; counted in {@link LockCounters#escalations()}). Keeps an owner's lock
      * memory bounded while escalations succeed; default 64. An escalation is only tried: when
      * the parent cannot be granted at once (another owner holds something under it that
-     * conflicts), the request takes its keyed lock as usual, and a later one tries again;
-     * two owners escalating under one parent would otherwise deadlock, each holding its
-     * intention.
+     * conflicts), the request takes its keyed lock as usual, and the owner tries again once
+     * its keys under that parent have doubled; two owners escalating under one parent would
+     * otherwise deadlock, each holding its intention.
      */
     public final void setEscalationThreshold(int keys) {
         if (keys < 1) {

@@ -190,6 +190,7 @@ public final class Owner extends OwnerPad {
         h.ix = false;
         h.childHolds = 0;
         h.keyHolds = 0;
+        h.escalateAt = 0;
         if (size == dense.length) {
             dense = Arrays.copyOf(dense, size * 2);
         }

@@ -7,6 +7,7 @@ import static org.hsqldb.a2l.lockmgr.LockRequest.u;
 import static org.hsqldb.a2l.lockmgr.LockRequest.x;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -1313,9 +1314,36 @@ abstract class LockManagerContract {
         assertEquals(0, m.counters().escalations());
         assertEquals(LockMode.IX, a.held(t));
         b.releaseAll();
-        a.grant(keyX(t, 4));                     // free now: escalates
+        // refused at 2 keys, a tries again at 4: the fourth key is a key, the fifth escalates
+        a.grant(keyX(t, 4));
+        assertEquals(0, m.counters().escalations());
+        assertEquals(LockMode.X, a.held(new KeyLock(t, List.of(4))));
+        a.grant(keyX(t, 5));
         assertEquals(1, m.counters().escalations());
         assertEquals(LockMode.X, a.held(t));
+        a.releaseAll();
+        assertEquals(List.of(), m.snapshot());
+    }
+
+    @Test
+    void aRefusedEscalationIsTriedAgainWhenTheOwnersKeysHaveDoubled() {
+        m.setEscalationThreshold(4);
+        Session a = session(1), b = session(2);
+        b.grant(cellX(ta, -1));                  // IX(T.a): S(T.a) is refused while b holds it
+        for (int k = 0; k < 4; k++) {
+            a.grant(cellS(ta, k));
+        }
+        a.grant(cellS(ta, 4));                   // tried at 4 keys and refused
+        b.releaseAll();
+        for (int k = 5; k < 8; k++) {
+            a.grant(cellS(ta, k));               // 5, 6, 7 keys: not tried
+            assertEquals(0, m.counters().escalations());
+            assertNotEquals(LockMode.S, a.held(ta));
+        }
+        a.grant(cellS(ta, 8));                   // 8 keys: tried, and the column is free now
+        assertEquals(1, m.counters().escalations());
+        assertEquals(LockMode.S, a.held(ta));
+        assertEquals(0, m.counters().waits(), "a refused try never queues");
         a.releaseAll();
         assertEquals(List.of(), m.snapshot());
     }
