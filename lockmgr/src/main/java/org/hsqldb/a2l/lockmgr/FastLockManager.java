@@ -194,7 +194,9 @@ public final class FastLockManager extends LockManager {
 
     /**
      * Whether other owners hold what keeps {@code kind} out of {@code n} now (read without
-     * the monitor: tryGrant's test of the holders, less the queue's).
+     * the monitor: tryGrant's test of the holders, less the queue's). Refusing on it alone is
+     * right for an escalation's try: the owner holds an intention on the parent, so the try
+     * is a conversion, which tryGrant does not check against the queue either.
      */
     private static boolean heldAgainst(LockName n, int kind, int selfS, int selfX, int selfI,
             int selfU, int selfIX) {

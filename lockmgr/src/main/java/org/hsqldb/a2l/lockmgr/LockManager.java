@@ -698,6 +698,9 @@ public abstract class LockManager {
                             h.parent.childHolds--;
                             if (h.name instanceof KeyLock) {
                                 h.parent.keyHolds--;
+                                if (h.parent.keyHolds < escalationThreshold) {
+                                    h.parent.escalateAt = 0; // the next statement starts over
+                                }
                             }
                         }
                         changed = true;
