@@ -193,30 +193,23 @@ public final class FastLockManager extends LockManager {
     }
 
     /**
-     * Whether other owners hold what keeps {@code kind} out of {@code n} now (read without
-     * the monitor: tryGrant's test of the holders, less the queue's). Refusing on it alone is
-     * right for an escalation's try: the owner holds an intention on the parent, so the try
-     * is a conversion, which tryGrant does not check against the queue either.
+     * Whether other owners hold what keeps {@code kind} (S, U or X: an escalation's mode) out
+     * of {@code n} now (read without the monitor: tryGrant's test of the holders, less the
+     * queue's). Refusing on it alone is right for an escalation's try: the owner holds an
+     * intention on the parent, so the try is a conversion, which tryGrant does not check
+     * against the queue either.
      */
     private static boolean heldAgainst(LockName n, int kind, int selfS, int selfX, int selfI,
             int selfU, int selfIX) {
         long w = n.word;
         boolean otherX = (w & X_BIT) != 0 && selfX == 0;
-        boolean otherU = (w & U_BIT) != 0 && selfU == 0;
         boolean otherIX = ixCount(w) != selfIX;
-        if (kind == IS) {
-            return otherX;
-        }
         if (kind == S) {
             return otherX || otherIX;
         }
-        if (kind == IX) {
-            return otherX || otherU || shared(n, 0) != selfS;
-        }
-        if (kind == U) {
-            return otherX || otherU || otherIX;
-        }
-        return otherX || otherU || otherIX || shared(n, 0) != selfS || shared(n, 1) != selfI;
+        boolean otherU = (w & U_BIT) != 0 && selfU == 0;
+        return otherX || otherU || otherIX
+                || (kind == X && (shared(n, 0) != selfS || shared(n, 1) != selfI));
     }
 
     /** Whether S or IS may be taken on the fast path with this word. */

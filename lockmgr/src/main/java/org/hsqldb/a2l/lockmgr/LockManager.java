@@ -698,7 +698,8 @@ public abstract class LockManager {
                             h.parent.childHolds--;
                             if (h.name instanceof KeyLock) {
                                 h.parent.keyHolds--;
-                                if (h.parent.keyHolds < escalationThreshold) {
+                                if (h.parent.escalateAt != 0
+                                        && h.parent.keyHolds < escalationThreshold) {
                                     h.parent.escalateAt = 0; // the next statement starts over
                                 }
                             }
