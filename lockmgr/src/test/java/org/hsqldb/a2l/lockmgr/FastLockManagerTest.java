@@ -4,9 +4,14 @@ import static org.hsqldb.a2l.lockmgr.LockDuration.TRANSACTION;
 import static org.hsqldb.a2l.lockmgr.LockRequest.s;
 import static org.hsqldb.a2l.lockmgr.LockRequest.u;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
+import java.util.List;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import org.hsqldb.a2l.lockmgr.LockResult.Status;
 import org.junit.jupiter.api.Test;
@@ -67,5 +72,42 @@ class FastLockManagerTest extends LockManagerContract {
         m.releaseAll(d.o);
         c.releaseAll();
         assertEquals(Status.GRANTED, get(bw).status());
+    }
+
+    /*
+     * An escalation's try that others' holds refuse is refused from the parent's lock word,
+     * without its queue monitor: a try that went through the monitor set the parent's WAITER
+     * bit for a moment and sent every other owner's fast path on it through the monitor as
+     * well (TPC-C's Stock-Level against New-Orders on STOCK.S_QUANTITY). Here b's X cell holds
+     * IX on the column, and the test holds the column's monitor while a's try runs: the try
+     * must come back, refused, with the cell it asked for, while the monitor is still held.
+     * (The column's key table already exists, made by b's cell: making it takes the same
+     * monitor, once.)
+     */
+    @Test
+    void aTryThatOthersHoldsRefuseDoesNotEnterTheQueueMonitor() throws Exception {
+        m.setEscalationThreshold(4);
+        Session a = session(1), b = session(2);
+        b.grant(cellX(ta, -1));                  // IX(T.a): refuses S(T.a)
+        for (int k = 0; k < 4; k++) {
+            a.grant(cellS(ta, k));
+        }
+        synchronized (ta.queue) {
+            Future<LockResult> tried = a.start(cellS(ta, 4)); // tried at 4 keys
+            try {
+                assertEquals(Status.GRANTED, tried.get(LONG_S, TimeUnit.SECONDS).status());
+            } catch (TimeoutException e) {
+                fail("the refused try waited for the column's queue monitor");
+            }
+        }
+        // the try was made and refused: the next one waits for twice the keys
+        assertEquals(8, (int) a.call(() -> a.o.find(ta).escalateAt));
+        assertEquals(0, m.counters().escalations());
+        assertEquals(0, m.counters().waits());
+        assertNull(a.held(ta));                  // only its intention
+        assertEquals(LockMode.S, a.held(new KeyLock(ta, List.of(4))));
+        a.releaseAll();
+        b.releaseAll();
+        assertEquals(List.of(), m.snapshot());
     }
 }
