@@ -122,8 +122,8 @@ public final class CompareCommand implements Callable<Integer> {
     String commandLine;
 
     @Option(names = "--preset", paramLabel = "NAME", converter = PresetConverter.class,
-            description = {"headline: the one long run (within 90 min here): upstream and upstream-mvlocks, fork-lf,"
-                    + " fork-a2l (and h2, postgresql, fork-a2l-cell, derby where the registry has them), 4 warehouses,"
+            description = {"headline: the one long run (within 90 min here): upstream and upstream-mvlocks, fork-a2l,"
+                    + " fork-a2l-cell (and h2, postgresql, fork-lf, derby where available and the budget allows), 4 warehouses,"
                     + " clients 1,2,8,16, mixes 8-92 and 100-0 (50-50 if it fits); durations chosen to fit, printed"
                     + " first. Options given beside it override it (e.g. short durations for a smoke run of its shape)."})
     Preset preset;

@@ -57,7 +57,12 @@ public enum Dialect {
                         + " serializability.";
                 case "mvlocks" -> "HyperSQL Guide, \"Sessions and Transactions\" (MVLOCKS): updating transactions"
                         + " lock tables as in two-phase locking, read-only ones read a snapshot without locks.";
-                case "a2l" -> "This fork's DESIGN (A2L): two-phase locking on tables and (table, column) pairs, read"
+                case "a2l" -> config != null && config.urlProperties().contains("hsqldb.lock_granularity=cell")
+                        ? "This fork's DESIGN (A2L) with LOCK GRANULARITY CELL (hsqldb-fork/README.md): two-phase"
+                        + " locking on tables and (table, column) pairs and, on tables where transactions meet, on"
+                        + " row keys, key ranges and (table, column, key) cells under intention locks, read locks"
+                        + " held to commit under SERIALIZABLE, deadlock victims aborted with 40001."
+                        : "This fork's DESIGN (A2L): two-phase locking on tables and (table, column) pairs, read"
                         + " locks held to commit under SERIALIZABLE, deadlock victims aborted with 40001.";
                 default -> "HyperSQL Guide, \"Sessions and Transactions\" (LOCKS): two-phase locking on whole"
                         + " tables, read and write locks held to commit under SERIALIZABLE, so executions are"
