@@ -172,48 +172,73 @@ class CellLockingTest {
     }
 
     /**
-     * The store latch follows the table's flag, so a statement that decided on keys while the
-     * table was flagged and got its locks after a clear must set the flag again: here the
-     * insert into c decides on keys while y holds c, waits for the parent p meanwhile, and c is
-     * cleared (free, quiet) before it gets its locks. Without setting it again, its insert
-     * would change c's indexes without the latch (the lock check, on in these tests, fails
-     * it) and the table would read as not contended while keyed locks are held on it.
+     * Inserts and deletes lock keys only on a table whose structure is marked shared, and the
+     * store latch follows that mark: the first insert or delete since transactions met on the
+     * table takes it whole and marks it; the mark goes with the flag. So an insert that decided
+     * on keys while the table was marked, and got its locks after a clear, must take the table
+     * whole before it changes the indexes: walks that began in between took no latch. Here the insert
+     * into c decides on keys while y holds c, waits for the parent p meanwhile, and c is cleared
+     * (free, quiet) before it gets its locks; meanwhile r2 walks c by key without the latch. So
+     * the insert takes X on c after its IX, and waits for r2. Without that X, it would change
+     * c's indexes beside r2's walk without the latch (the lock check, on in these tests, fails
+     * it).
      */
     @Test
-    @RequiresPatch("Lock-cells-only-on-tables-where-transactions")
-    void aStatementThatLocksKeysAfterTheFlagWasClearedSetsItAgain() throws Exception {
+    @RequiresPatch("Take-the-store-latch-only-on-tables")
+    void anInsertThatLocksKeysAfterTheMarkWasClearedTakesTheTableWholeFirst() throws Exception {
         String url = url(true);
+        String insertC = "INSERT INTO c VALUES (?, ?, ?)";
         try (Connection opened = openByDefault("0", url);
              SessionThread x = new SessionThread(Engines.fork(url), "x");
              SessionThread y = new SessionThread(Engines.fork(url), "y");
              SessionThread g = new SessionThread(Engines.fork(url), "g");
              SessionThread a = new SessionThread(Engines.fork(url), "a");
+             SessionThread r1 = new SessionThread(Engines.fork(url), "r1");
+             SessionThread r2 = new SessionThread(Engines.fork(url), "r2");
              Statement b = opened.createStatement()) {
             b.execute("CREATE TABLE p (id INT PRIMARY KEY)");
             b.execute("CREATE TABLE c (id INT PRIMARY KEY, p INT REFERENCES p (id), v INT)");
             b.execute("INSERT INTO p VALUES 1"); // p's lock name before c's: a waits on p first
-            b.execute("INSERT INTO c VALUES (0, 1, 0)");
-            for (SessionThread s : List.of(x, y, g, a)) {
+            b.execute("INSERT INTO c VALUES (0, 1, 0), (9, 1, 0)");
+            for (SessionThread s : List.of(x, y, g, a, r1, r2)) {
                 s.setAutoCommit(false);
             }
+            r1.setIsolation(Connection.TRANSACTION_SERIALIZABLE); // read locks to commit
+            r2.setIsolation(Connection.TRANSACTION_SERIALIZABLE);
+            long sessionA = ((org.hsqldb.jdbc.JDBCConnection) a.connection()).getSession().getId();
             assertEquals(1, x.execute("UPDATE c SET v = 1 WHERE id = 0")); // the column, whole
             Future<Integer> update = y.submit("UPDATE c SET v = 2 WHERE id = 0");
             y.awaitLockWait(); // c is contended from now on
+            assertTrue(explain(b, insertC).contains("PUBLIC.C X TABLE the first insert or delete"
+                    + " since transactions met on the table (then walks of it take the latch)"));
             x.commit();
             assertEquals(1, SessionThread.await(update)); // y holds c until it commits: not free
+            assertEquals(1, y.execute("DELETE FROM c WHERE id = 9")); // the first: c whole
+            assertTrue(locksOf(y).contains("PUBLIC.C X"), "the table whole");
+            assertTrue(explain(b, insertC).stream().anyMatch(l -> l.startsWith("PUBLIC.C IX TABLE")),
+                    "marked: keys from now on");
             assertEquals(1, g.execute("INSERT INTO p VALUES 2")); // p, whole: X(P)
             Future<Integer> insert = a.submit("INSERT INTO c VALUES (1, 1, 0)");
             a.awaitLockWait(); // keys of c decided on; waits for the parent's S(P)
             y.commit();
-            // c is free and quiet: this look at it clears the flag
-            assertTrue(explain(b, "INSERT INTO c VALUES (?, ?, ?)").contains(
+            // c is free and quiet: this look at it clears the flag, and the mark with it
+            assertTrue(explain(b, insertC).contains(
                     "PUBLIC.C X TABLE no transaction has waited on the table lately"));
-            g.commit();
-            assertEquals(1, SessionThread.await(insert), "changed under the latch");
+            assertEquals(1, r1.queryLong("SELECT COUNT(*) FROM c")); // c whole: S(C)
+            g.commit(); // a gets p, then waits for IX on c behind r1: c is flagged again
+            awaitWaiting(b, sessionA, "PUBLIC.C", "IX");
+            // a walk of c by key, let in beside the waiting IX, and not latched: c is not marked
+            assertEquals(2, r2.queryLong("SELECT v FROM c WHERE id = 0")); // y's update
+            r1.commit(); // a gets IX and its row key, then asks for X: it waits for r2's walk
+            awaitWaiting(b, sessionA, "PUBLIC.C", "X");
+            assertFalse(insert.isDone(), "nothing changed beside r2's walk");
+            r2.commit();
+            assertEquals(1, SessionThread.await(insert), "changed holding c whole");
             List<String> held = locksOf(a);
             assertTrue(held.contains("PUBLIC.C[1] X"), () -> "a row key: " + held);
-            assertTrue(explain(b, "INSERT INTO c VALUES (?, ?, ?)").stream().anyMatch(
-                    l -> l.startsWith("PUBLIC.C IX TABLE")), "flagged while a holds keys");
+            assertTrue(held.contains("PUBLIC.C X"), () -> "then the table: " + held);
+            assertTrue(explain(b, insertC).stream().anyMatch(l -> l.startsWith("PUBLIC.C IX TABLE")),
+                    "flagged and marked again while a holds c");
             a.commit();
             assertEquals(2, count(b, "SELECT COUNT(*) FROM c"));
             assertEquals(List.of(), IndexIntegrity.problems(opened));
@@ -1420,6 +1445,19 @@ class CellLockingTest {
             assertFalse(th.isAlive(), "a worker hung");
         }
         assertTrue(failures.isEmpty(), () -> failures.peek().toString());
+    }
+
+    /** Returns once the session waits for {@code mode} on the lock {@code name}; fails if it never does. */
+    private static void awaitWaiting(Statement s, long session, String name, String mode) throws Exception {
+        String sql = "SELECT COUNT(*) FROM INFORMATION_SCHEMA.SYSTEM_LOCKS WHERE SESSION_ID = " + session
+                + " AND LOCK_NAME = '" + name + "' AND LOCK_MODE = '" + mode + "' AND LOCK_STATE = 'WAITING'";
+        for (int i = 0; i < 6000; i++) {
+            if (count(s, sql) == 1) {
+                return;
+            }
+            Thread.sleep(10);
+        }
+        throw new AssertionError("session " + session + " never waited for " + name + " " + mode);
     }
 
     private static long count(Statement s, String sql) throws SQLException {

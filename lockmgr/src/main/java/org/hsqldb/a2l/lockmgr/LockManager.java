@@ -776,6 +776,15 @@ public abstract class LockManager {
         return h != null && (h.ix || h.mode == X);
     }
 
+    /**
+     * Whether the owner holds anything on {@code name}: a mode, or an intention for a hold
+     * under it. For the owner's own thread, like {@link #held}.
+     */
+    public final boolean holdsAny(Owner o, LockName name) {
+        Hold h = o.find(name);
+        return h != null && !h.isEmpty();
+    }
+
     // ---- observability -----------------------------------------------------------------
 
     /** The counters since creation or the last {@link #resetCounters()}. Cheap. */

@@ -15,6 +15,8 @@ public final class TableLock extends LockName {
     volatile boolean dropped;
     /** When an owner last queued on the table or under it (System.nanoTime), or NOT_CONTENDED. */
     private volatile long lastWait = NOT_CONTENDED;
+    /** Set under X on the table while it is flagged; cleared with the flag. */
+    private volatile boolean structureShared;
     private static final long NOT_CONTENDED = Long.MIN_VALUE;
     private static final VarHandle LAST_WAIT;
 
@@ -103,7 +105,11 @@ public final class TableLock extends LockName {
         }
         try {
             // a wait since we read lastWait wrote a new time: the flag stays
-            return !LAST_WAIT.compareAndSet(this, last, NOT_CONTENDED);
+            if (!LAST_WAIT.compareAndSet(this, last, NOT_CONTENDED)) {
+                return true;
+            }
+            structureShared = false;
+            return false;
         } finally {
             manager.unfreeze(this);
         }
@@ -121,13 +127,44 @@ public final class TableLock extends LockName {
 
     /**
      * Sets the flag as a wait would. For an owner that holds keyed locks on the table
-     * (decided on while the flag was set) and finds it cleared meanwhile: an engine that
-     * shares the table's indexes among keyed statements only while the flag is set (the
-     * fork's store latch) needs it set while they run; holding their locks, the owner
-     * keeps it set until they are released.
+     * (decided on while the flag was set) and finds it cleared meanwhile: the table then
+     * reads as contended while those locks are held (holding them, the owner keeps it set
+     * until they are released), and {@link #markStructureShared} may be called.
      */
     public void markContended() {
         noteContended();
+    }
+
+    /**
+     * Whether the table's rows are inserted and deleted by owners that hold IX on it beside
+     * owners that walk it by key: set by {@link #markStructureShared}, cleared with the
+     * contention flag (so only at an instant when nobody holds anything on the table). An
+     * engine whose indexes are not safe for a change beside a walk takes a latch for both
+     * while this is set (the fork's store latch); while it is not, a change needs X on the
+     * table, which no owner that walks it shares. Cheap: one volatile read.
+     */
+    public boolean structureShared() {
+        return structureShared;
+    }
+
+    /**
+     * Sets {@link #structureShared} for owner {@code o}, which holds X on the table while
+     * the table is flagged: nobody else holds anything on it, so no owner's walk that began
+     * without the latch is still going on, and the flag, which the X keeps set, cannot be
+     * cleared before {@code o} lets others in. For the owner's own thread, like
+     * {@link LockManager#held}.
+     *
+     * @throws IllegalStateException if {@code o} does not hold X on the table, or the table
+     *         is not flagged
+     */
+    public void markStructureShared(Owner o) {
+        if (manager.held(o, this) != LockMode.X) {
+            throw new IllegalStateException(o + " does not hold X on " + displayName);
+        }
+        if (!flagged()) {
+            throw new IllegalStateException(displayName + " is not contended");
+        }
+        structureShared = true;
     }
 
     /** An owner queues on the table or under it. */

@@ -1045,6 +1045,47 @@ abstract class LockManagerContract {
     }
 
     @Test
+    void sharedStructureIsMarkedOnAFlaggedTableAndClearedOnlyWithTheFlag() {
+        Session a = session(1), b = session(2);
+        m.setContentionMemory(0);
+        assertFalse(u.structureShared());
+        a.grant(x(u));
+        assertThrows(IllegalStateException.class, () -> u.markStructureShared(a.o), "not flagged");
+        a.releaseAll();
+        b.grant(x(ua));
+        assertEquals(Status.TIMEOUT, a.tryShort(s(ua)));
+        b.releaseAll();
+        a.grant(keyX(u, 3));
+        assertThrows(IllegalStateException.class, () -> u.markStructureShared(a.o), "IX, not X");
+        a.grant(x(u)); // the first insert after the flag: the table whole
+        u.markStructureShared(a.o);
+        assertTrue(u.structureShared());
+        assertTrue(u.contended(), "held: the flag stays, and so does the mark");
+        a.releaseAll();
+        b.grant(keyX(u, 1)); // a keyed insert
+        assertTrue(u.contended());
+        assertTrue(u.structureShared());
+        b.releaseAll();
+        assertFalse(u.contended()); // quiet and free: both cleared
+        assertFalse(u.structureShared());
+    }
+
+    @Test
+    void holdsAnySeesModesAndIntentionsOfTheOwnerOnly() {
+        Session a = session(1), b = session(2);
+        assertFalse(m.holdsAny(a.o, u));
+        a.grant(cellS(ua, 1)); // an intention on U, through its column
+        assertTrue(m.holdsAny(a.o, u));
+        assertTrue(m.holdsAny(a.o, ua));
+        assertFalse(m.holdsAny(b.o, u));
+        a.releaseAll();
+        assertFalse(m.holdsAny(a.o, u));
+        b.grant(s(u));
+        assertTrue(m.holdsAny(b.o, u));
+        b.releaseAll();
+    }
+
+    @Test
     void aTableIsFrozenOnlyWhenNobodyHoldsAnythingOnIt() {
         Session a = session(1);
         a.grant(cellS(ua, 1)); // an intention on U, through its column
