@@ -174,14 +174,13 @@ class CellLockingTest {
     /**
      * Inserts and deletes lock keys only on a table whose structure is marked shared, and the
      * store latch follows that mark: the first insert or delete since transactions met on the
-     * table takes it whole and marks it; the mark goes with the flag. So an insert that decided
-     * on keys while the table was marked, and got its locks after a clear, must take the table
-     * whole before it changes the indexes: walks that began in between took no latch. Here the insert
+     * table takes it whole and marks it; the mark goes with the flag. So an insert that decided on
+     * keys while the table was marked, and got its locks after a clear, must take the table whole
+     * before it changes the indexes: walks that began in between took no latch. Here the insert
      * into c decides on keys while y holds c, waits for the parent p meanwhile, and c is cleared
      * (free, quiet) before it gets its locks; meanwhile r2 walks c by key without the latch. So
-     * the insert takes X on c after its IX, and waits for r2. Without that X, it would change
-     * c's indexes beside r2's walk without the latch (the lock check, on in these tests, fails
-     * it).
+     * the insert takes X on c after its IX, and waits for r2. Without that X, it would change c's
+     * indexes beside r2's walk without the latch (the lock check, on in these tests, fails it).
      */
     @Test
     @RequiresPatch("Take-the-store-latch-only-on-tables")

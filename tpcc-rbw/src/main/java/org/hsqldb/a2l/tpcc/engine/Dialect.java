@@ -57,7 +57,7 @@ public enum Dialect {
                         + " serializability.";
                 case "mvlocks" -> "HyperSQL Guide, \"Sessions and Transactions\" (MVLOCKS): updating transactions"
                         + " lock tables as in two-phase locking, read-only ones read a snapshot without locks.";
-                case "a2l" -> config != null && config.urlProperties().contains("hsqldb.lock_granularity=cell")
+                case "a2l" -> config.hsqldbLockGranularity().equals("cell")
                         ? "This fork's DESIGN (A2L) with LOCK GRANULARITY CELL (hsqldb-fork/README.md): two-phase"
                         + " locking on tables and (table, column) pairs and, on tables where transactions meet, on"
                         + " row keys, key ranges and (table, column, key) cells under intention locks, read locks"

@@ -126,11 +126,25 @@ public record EngineConfig(String name, JarKind jar, String urlProperties, List<
 
     /** The hsqldb.tx property asked for, lower case ("locks" when none is given); "" for other engines. */
     public String hsqldbTransactionControl() {
+        return hsqldbProperty("hsqldb.tx", "locks");
+    }
+
+    /**
+     * The hsqldb.lock_granularity property asked for, lower case ("column" when none is given); "" for
+     * other engines.
+     */
+    public String hsqldbLockGranularity() {
+        return hsqldbProperty("hsqldb.lock_granularity", "column");
+    }
+
+    /** The last value of URL property {@code key}, lower case, or {@code absent}; "" for other engines. */
+    private String hsqldbProperty(String key, String absent) {
         if (!isHsqldb()) return "";
+        String prefix = key + "=";
         return Arrays.stream(urlProperties.split(";")).map(String::strip)
-                .filter(p -> p.toLowerCase(Locale.ROOT).startsWith("hsqldb.tx="))
-                .map(p -> p.substring("hsqldb.tx=".length()).strip().toLowerCase(Locale.ROOT))
-                .reduce((a, b) -> b).orElse("locks");
+                .filter(p -> p.toLowerCase(Locale.ROOT).startsWith(prefix))
+                .map(p -> p.substring(prefix.length()).strip().toLowerCase(Locale.ROOT))
+                .reduce((a, b) -> b).orElse(absent);
     }
 
     /**

@@ -37,6 +37,18 @@ class EngineRegistryTest {
     }
 
     @Test
+    void aCellConfigurationSaysItsGranularityAndItsGuaranteeNamesCells() {
+        EngineRegistry r = EngineRegistry.load();
+        EngineConfig cell = r.find("fork-a2l-cell").orElseThrow(), column = r.find("fork-a2l").orElseThrow();
+        assertEquals("cell", cell.hsqldbLockGranularity());
+        assertEquals("column", column.hsqldbLockGranularity());
+        assertEquals("", r.find("h2").orElseThrow().hsqldbLockGranularity());
+        org.hsqldb.a2l.tpcc.Isolation s = org.hsqldb.a2l.tpcc.Isolation.SERIALIZABLE;
+        assertTrue(cell.dialect().guarantee(cell, s).contains("cells"));
+        assertFalse(column.dialect().guarantee(column, s).contains("cells"));
+    }
+
+    @Test
     void thePeersRunOnTheirOwnDrivers() {
         EngineJars jars = EngineJars.locate(null, null);
         EngineRegistry r = EngineRegistry.load();
