@@ -13,16 +13,17 @@ import java.util.List;
  * a hash that spreads neighbouring rows (see {@link RowKey}); two keys that the
  * engine considers the same row must be equal objects (the engine normalizes its values
  * first).
- * A name nobody holds or awaits may be swept from its parent's table once that table grows
- * past {@link LockManager#keyTableSweepSize()}; a request that meets a swept name looks it
- * up again.
+ * A name is taken out of its parent's table (killed) when its last holder lets it go, or by
+ * a sweep once that table grows past {@link LockManager#keyTableSweepSize()}; a request
+ * that meets a killed name looks it up again.
  */
 public final class KeyLock extends LockName {
 
     private final LockName parent;
     private final Object key;
     /**
-     * Set once a sweep's kill is final (DEAD in the word may still be undone before that):
+     * Set once a kill (by the name's last holder or a sweep) is final (DEAD in the word may
+     * still be undone before that):
      * only then may a request that finds this name take it out of its key table.
      */
     volatile boolean swept;

@@ -73,7 +73,7 @@ public abstract class LockManager {
     // intentions: IS, taken above any lock, conflicts only with X; IX, taken above a U or X
     // cell or row key and asked for as a table's structural mode, conflicts with S, U, X)
     static final int NONE = 0, S = 1, U = 2, X = 3, IS = 4, IX = 5;
-    // outcomes of the primitives (R_RETRY: the keyed name was swept; look it up again)
+    // outcomes of the primitives (R_RETRY: the keyed name was killed; look it up again)
     static final int GRANTED_NOW = 0, GRANTED_WAITED = 1, R_DEADLOCK = 2, R_TIMEOUT = 3,
             R_CANCELLED = 4, R_INTERRUPTED = 5, R_RETRY = 6;
     static final int DEFAULT_KEY_SWEEP_SIZE = 4096, DEFAULT_ESCALATION_THRESHOLD = 64;
@@ -321,8 +321,8 @@ public abstract class LockManager {
                         st = own > GRANTED_WAITED ? own : Math.max(st, own);
                     }
                     if (st == R_RETRY) {
-                        // the keyed name was swept before it was locked (it was new to this
-                        // owner, as a held name is never swept): forget it, look it up again
+                        // the keyed name was killed before it was locked (it was new to this
+                        // owner, as a held name is never killed): drop the hold, look it up again
                         h.parent.childHolds--;
                         h.parent.keyHolds--;
                         o.dropNewest(h);
@@ -506,7 +506,11 @@ public abstract class LockManager {
         }
         for (int i = o.journalSize - 1; i >= 0; i--) {
             if (j[i].pNew) {
+                LockName n = j[i].name; // (remove recycles the hold)
                 o.remove(j[i]);
+                if (n instanceof KeyLock) {
+                    forget((KeyLock) n); // made for the failed call, unless others hold it
+                }
             }
             j[i] = null;
         }
@@ -517,7 +521,7 @@ public abstract class LockManager {
 
     /**
      * The live keyed name {@code key} under {@code parent}, made if needed. A name found
-     * swept is taken out of the table and looked up again. A table that grows past its
+     * killed is taken out of the table and looked up again. A table that grows past its
      * sweep size is swept first: every keyed name nobody holds or awaits is forgotten.
      */
     final KeyLock child(LockName parent, Object key) {
@@ -531,7 +535,7 @@ public abstract class LockManager {
                     if (keys.map.size() > Math.max(keySweepSize, 2 * keys.leftBySweep)) {
                         sweep(keys);
                     }
-                    return made; // a sweep may have taken it already: lockNode says RETRY then
+                    return made; // a kill may have taken it already: lockNode says RETRY then
                 }
             }
             if ((k.word & LockWord.DEAD) == 0) {
@@ -540,8 +544,22 @@ public abstract class LockManager {
             if (k.swept) {
                 keys.map.remove(key, k);
             } else {
-                Thread.onSpinWait(); // a sweeper is deciding: it takes DEAD back, or it sweeps
+                Thread.onSpinWait(); // a killer is deciding: it takes DEAD back, or it removes the name
             }
+        }
+    }
+
+    /**
+     * Takes a keyed name out of its parent's table once the owner, having let it go (release,
+     * commit or rollback, the undo of a failed call), finds nobody else holding, awaiting or
+     * taking it, as PostgreSQL frees a lock object when nobody holds or awaits it: the tables
+     * then hold the names in use, small enough to stay in cache, and the sweep (a backstop)
+     * does not run. A name the kill is refused for is forgotten by whoever leaves it last.
+     */
+    private void forget(KeyLock k) {
+        if (tryKill(k)) {
+            k.swept = true;
+            k.parent().keys().map.remove(k.key(), k);
         }
     }
 
@@ -618,7 +636,7 @@ public abstract class LockManager {
         return contentionMemoryNanos;
     }
 
-    /** How many keyed names under {@code parent} the manager keeps now (held, awaited, or not yet swept). */
+    /** How many keyed names under {@code parent} the manager keeps now (held, awaited, or not yet forgotten). */
     public final int keyCount(LockName parent) {
         return parent.keyCount();
     }
@@ -702,6 +720,7 @@ public abstract class LockManager {
                                         && h.parent.keyHolds < escalationThreshold) {
                                     h.parent.escalateAt = 0; // the next statement starts over
                                 }
+                                forget((KeyLock) h.name);
                             }
                         }
                         changed = true;
@@ -734,6 +753,9 @@ public abstract class LockManager {
                     Hold h = d[i];
                     if (h.level() == level && (h.mode != NONE || h.intent || h.ix)) {
                         unlockNode(o, h.name, h.mode, h.intent, h.ix, NONE, false, false);
+                        if (h.name instanceof KeyLock) {
+                            forget((KeyLock) h.name);
+                        }
                     }
                 }
             }
@@ -1169,7 +1191,7 @@ public abstract class LockManager {
     /**
      * Takes kind S, U, X, IS or IX on {@code h.name} for {@code o}, whose hold {@code h} is
      * in its state before the request (the owner already holds the intentions above it).
-     * Waits if needed. R_RETRY if the name is a keyed name that was swept.
+     * Waits if needed. R_RETRY if the name is a keyed name that was killed.
      */
     abstract int lockNode(Owner o, Hold h, int kind, LockRequest r, boolean txn, long timeoutNanos);
 
@@ -1181,7 +1203,7 @@ public abstract class LockManager {
             int toMode, boolean toIntent, boolean toIx);
 
     /**
-     * Marks a keyed name nobody holds or awaits as swept (its word's DEAD bit), so that a
+     * Marks a keyed name nobody holds or awaits as killed (its word's DEAD bit), so that a
      * request that still finds it looks it up again; false, and no change, if somebody holds
      * or awaits it, or is about to.
      */

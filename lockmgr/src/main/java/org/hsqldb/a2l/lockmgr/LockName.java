@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@link LockManager} (when the engine compiles a statement) and reused on every execution,
  * so that the hot path never hashes a key: the lock state lives in the name object itself.
  * Keyed names are looked up at run time in their parent's table of keys, and forgotten
- * again by a sweep once nobody holds or awaits them (see {@link KeyLock}). A name belongs to
+ * again when nobody holds or awaits them (see {@link KeyLock}). A name belongs to
  * the manager that made it.
  */
 public abstract class LockName extends LockWordPad1 {
@@ -79,7 +79,7 @@ public abstract class LockName extends LockWordPad1 {
         return k == null ? null : k.map.get(key);
     }
 
-    /** The keyed names made under this one so far and not yet swept (for tests and display). */
+    /** The keyed names made under this one so far and not yet forgotten (for tests and display). */
     final int keyCount() {
         Keys k = keys;
         return k == null ? 0 : k.map.size();
@@ -87,7 +87,12 @@ public abstract class LockName extends LockWordPad1 {
 
     /** A parent's table of keyed names; one sweep at a time. */
     static final class Keys {
-        final ConcurrentHashMap<Object, KeyLock> map = new ConcurrentHashMap<>();
+        /*
+         * Sized for more names than are usually in use (names go with their last holder), so
+         * that the bins two cores put and remove at once are seldom on one cache line
+         * (2 KB of bins per parent, made on first use).
+         */
+        final ConcurrentHashMap<Object, KeyLock> map = new ConcurrentHashMap<>(256);
         final AtomicBoolean sweeping = new AtomicBoolean();
         /** How many names the last sweep left (a hint: read without synchronization). */
         volatile int leftBySweep;

@@ -12,7 +12,7 @@ import java.lang.invoke.VarHandle;
  *           queue's monitor (fast paths expect the bit clear)
  *   bit 62  X: an owner holds X (or a writer is trying to take it, briefly)
  *   bit 61  U: an owner holds U (an update lock: excludes U and X, lets S in)
- *   bit 60  DEAD: a keyed name swept from its parent's table; requests look it up again
+ *   bit 60  DEAD: a keyed name killed (taken out of its parent's table); requests look it up again
  *   bits 0-29  the number of owners holding IX (a table's structural mode, or an
  *           attribute's intention above U or X cells): excludes S, U and X
  *

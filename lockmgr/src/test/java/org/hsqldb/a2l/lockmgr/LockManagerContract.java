@@ -1408,11 +1408,49 @@ abstract class LockManagerContract {
     }
 
     @Test
+    void aKeyedNameIsForgottenWhenItsLastHolderLetsItGo() {
+        Session a = session(1), b = session(2);
+        a.grant(cellS(ta, 1), keyX(t, 1));
+        b.grant(cellS(ta, 1));
+        assertEquals(1, m.keyCount(ta));
+        a.releaseAll();                          // b still holds the cell
+        assertEquals(1, m.keyCount(ta));
+        assertEquals(0, m.keyCount(t));          // the row key had one holder
+        b.releaseAll();
+        assertEquals(0, m.keyCount(ta));
+        // a waiter keeps the name: it is granted the same name, and forgets it in its turn
+        a.grant(cellX(ta, 2));
+        Future<LockResult> f = b.start(cellS(ta, 2));
+        awaitWaiting(b);
+        a.releaseAll();
+        assertEquals(Status.GRANTED, get(f).status());
+        assertEquals(1, m.keyCount(ta));
+        assertEquals(LockMode.S, b.held(new KeyLock(ta, List.of(2))));
+        b.releaseAll();
+        assertEquals(0, m.keyCount(ta));
+        // the statement's end and the early release of reads forget what they release
+        a.grant(STATEMENT, cellS(ta, 3));
+        a.grant(cellX(tb, 3), cellS(tc, 3));
+        assertEquals(1, m.keyCount(ta));
+        a.releaseStatementLocks();
+        assertEquals(0, m.keyCount(ta));
+        a.releaseShared();
+        assertEquals(0, m.keyCount(tc));
+        assertEquals(1, m.keyCount(tb), "the X cell stays held");
+        a.releaseAll();
+        assertEquals(0, m.keyCount(tb));
+        assertEquals(List.of(), m.snapshot());
+    }
+
+    @Test
     void aFailedCallWithCellsLeavesNothingBehind() {
         Session a = session(1), b = session(2), c = session(3);
         a.grant(cellX(ta, 1));
         assertEquals(Status.TIMEOUT, b.tryShort(cellX(tb, 2), keyX(u, 3), cellX(ta, 1)));
         assertTrue(m.snapshot().stream().noneMatch(i -> i.ownerId() == b.o.id()), m.snapshot()::toString);
+        assertEquals(0, m.keyCount(tb), "the names the failed call made are forgotten");
+        assertEquals(0, m.keyCount(u));
+        assertEquals(1, m.keyCount(ta));
         c.grant(x(tb));                          // b's IX on T.b is gone
         c.grant(s(u));                           // and its IX on U
         a.releaseAll();

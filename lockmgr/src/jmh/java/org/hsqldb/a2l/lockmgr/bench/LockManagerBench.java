@@ -35,8 +35,12 @@ import org.openjdk.jmh.infra.ThreadParams;
  * <li>{@code cellRead}, {@code cellUpdate}, {@code keyInsert}: the same statements at cell
  *     granularity, addressing one row by key: {S(T), S(T.a[k]), S(T.b[k]), S(T.c[k])},
  *     {S(T), S(T.k[k]), X(T.v[k])} and {X(T[k])} (a row key; IX on the table). Each thread
- *     goes round its own {@value #KEYS} rows, so operations look keyed names up (and, past
- *     the first round, find them) and threads on one table do not conflict.</li>
+ *     goes round its own {@code rows} rows, so threads on one table do not conflict. The
+ *     manager forgets a keyed name when its last holder lets it go, so every operation
+ *     makes its names; {@code rows} matters where names are kept longer (1024 rows fit
+ *     under the default sweep size, so such a manager finds them again past the first
+ *     round; 65536 do not, so it makes them and sweeps them, as TPC-C's random rows
+ *     do).</li>
  * </ul>
  * {@code uncontended}: one thread. {@code sameTable}: two threads, two owners, the same
  * table (read sets share; update and insert sets conflict and take turns).
@@ -57,7 +61,8 @@ public class LockManagerBench {
     public String set;
 
     /** Rows each thread goes round in the keyed sets. */
-    static final int KEYS = 1024;
+    @Param({"1024", "65536"})
+    public int rows;
 
     final TableLock[] tables = new TableLock[2];
 
@@ -111,16 +116,16 @@ public class LockManagerBench {
 
     /**
      * A thread's statements: the fixed set, or for the keyed sets one per row of the
-     * thread's own {@value #KEYS} rows (made here, so that operations measure the lock
+     * thread's own {@code rows} rows (made here, so that operations measure the lock
      * manager and not the allocation of requests).
      */
     LockRequest[][] rounds(int table, int thread) {
         if (sets[table] != null) {
             return new LockRequest[][] {sets[table]};
         }
-        LockRequest[][] r = new LockRequest[KEYS][];
-        for (int k = 0; k < KEYS; k++) {
-            r[k] = keyedSet(tables[table], thread * KEYS + k);
+        LockRequest[][] r = new LockRequest[rows][];
+        for (int k = 0; k < rows; k++) {
+            r[k] = keyedSet(tables[table], thread * rows + k);
         }
         return r;
     }
