@@ -32,7 +32,7 @@ import java.util.concurrent.locks.LockSupport;
  * </ul>
  * IS (an intention) counts like S in a second long of the owner's stripe, and IX (a table's
  * structural mode, a column's intention above written cells) is a count in the word,
- * added to before the S counts are summed; keyed names carry a DEAD bit once swept (see
+ * added to before the S counts are summed; keyed names carry a DEAD bit once killed (see
  * {@link #tryKill}).
  *
  * <h2>Slow path</h2>
@@ -291,7 +291,7 @@ public final class FastLockManager extends LockManager {
         Waiter w = o.waiter;
         synchronized (q) {
             n.setWaiterBit();
-            // read DEAD once: a sweeper may take a DEAD of its own back meanwhile, and a
+            // read DEAD once: a killer may take a DEAD of its own back meanwhile, and a
             // grant must not be reported that tryGrant was never asked for
             boolean dead = (n.word & LockWord.DEAD) != 0;
             if (dead
@@ -550,12 +550,12 @@ public final class FastLockManager extends LockManager {
     }
 
     /*
-     * The sweeper's side of a Dekker pair, like X's: it sets DEAD in a word of 0, then sums
-     * the stripes; a fast-path S adds to its stripe, then reads the word. One of them sees
-     * the other: the S backs off and looks the name up again, or the sweeper puts the word
-     * back. U and X requests CAS the word from an exact value, which DEAD never is, and the
-     * slow path checks DEAD under the monitor, which the sweeper's word of 0 (no WAITER)
-     * shows nobody else holds.
+     * The killer's side (the name's last holder, or a sweeper) of a Dekker pair, like X's:
+     * it sets DEAD in a word of 0, then sums the stripes; a fast-path S adds to its stripe,
+     * then reads the word. One of them sees the other: the S backs off and looks the name up
+     * again, or the killer puts the word back. U and X requests CAS the word from an exact
+     * value, which DEAD never is, and the slow path checks DEAD under the monitor, which the
+     * killer's word of 0 (no WAITER) shows nobody else holds. Two killers race on the CAS.
      */
     @Override
     boolean tryKill(KeyLock k) {

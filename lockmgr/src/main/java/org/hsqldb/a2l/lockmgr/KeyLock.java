@@ -26,7 +26,7 @@ public final class KeyLock extends LockName {
      * still be undone before that):
      * only then may a request that finds this name take it out of its key table.
      */
-    volatile boolean swept;
+    volatile boolean killed;
 
     KeyLock(LockName parent, Object key) {
         super(parent.manager, 0, mix(parent.hash * 31 + key.hashCode()) * 0x9E3779B9);

@@ -92,6 +92,7 @@ public abstract class LockManager {
     private volatile long defaultTimeoutNanos;
     private volatile int escalationThreshold = DEFAULT_ESCALATION_THRESHOLD;
     private volatile int keySweepSize = DEFAULT_KEY_SWEEP_SIZE;
+    private volatile boolean forgetting = true;
     private volatile long contentionMemoryNanos = DEFAULT_CONTENTION_MEMORY_NANOS;
 
     LockManager() {
@@ -526,7 +527,7 @@ public abstract class LockManager {
      */
     final KeyLock child(LockName parent, Object key) {
         LockName.Keys keys = parent.keys();
-        for (;;) {
+        for (int spins = 0;; ) {
             KeyLock k = keys.map.get(key);
             if (k == null) {
                 KeyLock made = new KeyLock(parent, key);
@@ -541,10 +542,12 @@ public abstract class LockManager {
             if ((k.word & LockWord.DEAD) == 0) {
                 return k;
             }
-            if (k.swept) {
+            if (k.killed) {
                 keys.map.remove(key, k);
-            } else {
+            } else if (++spins < 64) {
                 Thread.onSpinWait(); // a killer is deciding: it takes DEAD back, or it removes the name
+            } else {
+                Thread.yield(); // the killer may have been preempted between its two steps
             }
         }
     }
@@ -555,12 +558,26 @@ public abstract class LockManager {
      * taking it, as PostgreSQL frees a lock object when nobody holds or awaits it: the tables
      * then hold the names in use, small enough to stay in cache, and the sweep (a backstop)
      * does not run. A name the kill is refused for is forgotten by whoever leaves it last.
+     * (A name already killed may be killed again by MutexLockManager, whose tryKill does not
+     * look at DEAD; removing it by key and object leaves a newer name for its key alone.)
      */
     private void forget(KeyLock k) {
+        if (!forgetting) {
+            return;
+        }
+        kill(k);
+    }
+
+    private void kill(KeyLock k) {
         if (tryKill(k)) {
-            k.swept = true;
+            k.killed = true;
             k.parent().keys().map.remove(k.key(), k);
         }
+    }
+
+    /** Test hook: false keeps keyed names until a sweep, so that tests can make sweeps run. */
+    void setForgetting(boolean on) {
+        forgetting = on;
     }
 
     private void sweep(LockName.Keys keys) {
@@ -569,10 +586,7 @@ public abstract class LockManager {
         }
         try {
             for (KeyLock k : keys.map.values()) {
-                if (tryKill(k)) {
-                    k.swept = true;
-                    keys.map.remove(k.key(), k);
-                }
+                kill(k);
             }
             keys.leftBySweep = keys.map.size();
         } finally {

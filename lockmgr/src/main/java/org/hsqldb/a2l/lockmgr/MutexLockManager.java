@@ -107,7 +107,9 @@ public final class MutexLockManager extends LockManager {
             long timeout) {
         WaitQueue q = n.queue;
         if ((n.word & LockWord.DEAD) != 0) {
-            return R_RETRY; // swept (in this very call: the mutex is held since the lookup)
+            // killed since the lookup: the mutex was let go meanwhile, while an intention
+            // above it was awaited, and a release or a sweep killed the name then
+            return R_RETRY;
         }
         if (!blocked(o, n, kind) && (converter || !q.conflictAhead(null, kind))) {
             grant(o, n, kind);
@@ -203,7 +205,7 @@ public final class MutexLockManager extends LockManager {
         changed.signalAll();
     }
 
-    /** Called with the mutex held (sweeps run inside acquire). */
+    /** Called with the mutex held (sweeps and forgetting run inside acquire and the releases). */
     @Override
     boolean tryKill(KeyLock k) {
         if (!state(k).isFree() || !k.queue.isEmpty()) {

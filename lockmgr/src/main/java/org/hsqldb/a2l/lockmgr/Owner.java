@@ -291,7 +291,7 @@ public final class Owner extends OwnerPad {
 
     // ---- journal -------------------------------------------------------------------
 
-    /** Forgets the last hold journaled, a new one (a keyed name swept before it was locked). */
+    /** Forgets the last hold journaled, a new one (a keyed name killed before it was locked). */
     void dropNewest(Hold h) {
         journal[--journalSize] = null;
         h.stamp = 0;
