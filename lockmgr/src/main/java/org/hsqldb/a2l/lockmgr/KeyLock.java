@@ -23,8 +23,8 @@ public final class KeyLock extends LockName {
     private final Object key;
     /**
      * Set once a kill (by the name's last holder or a sweep) is final (DEAD in the word may
-     * still be undone before that):
-     * only then may a request that finds this name take it out of its key table.
+     * still be undone before that): only then may a request that finds this name take it out
+     * of its key table.
      */
     volatile boolean killed;
 

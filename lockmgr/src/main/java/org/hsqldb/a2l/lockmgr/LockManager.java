@@ -558,8 +558,6 @@ public abstract class LockManager {
      * taking it, as PostgreSQL frees a lock object when nobody holds or awaits it: the tables
      * then hold the names in use, small enough to stay in cache, and the sweep (a backstop)
      * does not run. A name the kill is refused for is forgotten by whoever leaves it last.
-     * (A name already killed may be killed again by MutexLockManager, whose tryKill does not
-     * look at DEAD; removing it by key and object leaves a newer name for its key alone.)
      */
     private void forget(KeyLock k) {
         if (!forgetting) {
@@ -568,6 +566,10 @@ public abstract class LockManager {
         kill(k);
     }
 
+    /*
+     * (A name already killed may be killed again by MutexLockManager, whose tryKill does not
+     * look at DEAD; removing it by key and object leaves a newer name for its key alone.)
+     */
     private void kill(KeyLock k) {
         if (tryKill(k)) {
             k.killed = true;
