@@ -25,7 +25,9 @@ class FastLockManagerTest extends LockManagerContract {
 
     @Override
     void assertKeyedNameFree(KeyLock k) {
-        if (k != null) { // (null: forgotten, which also means free; a count left behind keeps a name from being killed, so it is checked here)
+        // null: forgotten, which also means free; a count left behind keeps a name from
+        // being killed, so a name still found is checked here
+        if (k != null) {
             org.junit.jupiter.api.Assertions.assertEquals(0, FastLockManager.shared(k), k.toString());
             org.junit.jupiter.api.Assertions.assertEquals(0, k.word, k.toString());
         }
