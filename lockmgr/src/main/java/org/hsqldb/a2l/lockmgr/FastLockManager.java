@@ -226,12 +226,14 @@ public final class FastLockManager extends LockManager {
 
     /**
      * Under the queue monitor, with WAITER set: grants the request if it fits the holders
-     * and (unless it is a conversion) the waiters queued ahead of {@code self} (null: a
-     * new arrival, behind everybody).
+     * and (unless it is a conversion) the waiters queued ahead of {@code self}; for a new
+     * arrival ({@code self} null), those of them that have waited {@code window} or longer
+     * (LockManager's fairness rule; {@code window} is not used for a queued waiter).
      */
     private static boolean tryGrant(WaitQueue q, Waiter self, LockName n, int slot, int kind,
-            int selfS, int selfX, int selfI, int selfU, int selfIX, boolean converter) {
-        if (!converter && q.conflictAhead(self, kind)) {
+            int selfS, int selfX, int selfI, int selfU, int selfIX, boolean converter, long window) {
+        if (!converter && (self == null ? q.conflictAheadOfArrival(kind, window)
+                                        : q.conflictAhead(self, kind))) {
             return false;
         }
         long w = n.word;
@@ -295,7 +297,8 @@ public final class FastLockManager extends LockManager {
             // grant must not be reported that tryGrant was never asked for
             boolean dead = (n.word & LockWord.DEAD) != 0;
             if (dead
-                    || tryGrant(q, null, n, slot, kind, selfS, selfX, selfI, selfU, selfIX, converter)) {
+                    || tryGrant(q, null, n, slot, kind, selfS, selfX, selfI, selfU, selfIX, converter,
+                            bargeWindowNanos)) {
                 if (q.isEmpty()) {
                     n.clearWaiterBit();
                 }
@@ -380,7 +383,7 @@ public final class FastLockManager extends LockManager {
             }
             synchronized (q) {
                 if (tryGrant(q, w, n, slot, w.kind, w.selfS, w.selfX, w.selfI, w.selfU, w.selfIX,
-                        w.converter)) {
+                        w.converter, 0 /* a queued waiter: queue order, no window */)) {
                     o.beginWrite();
                     o.waitingOn = null;
                     q.remove(w);

@@ -53,11 +53,14 @@ import java.util.function.Predicate;
  * {@link #acquire} takes the set's locks in array order and blocks until all are
  * granted, or returns why not; a failed call leaves the owner holding exactly what it
  * held before the call (locks granted earlier in the same call are released again, and
- * upgrades or duration changes made by it are undone). Each name has a FIFO of
- * waiters: a request from an owner that holds nothing on the name waits behind any
- * queued request it conflicts with (so a waiting X is not starved by a stream of new S
- * requests); a request from an owner that already holds something on the name (an
- * upgrade, or S(T) while holding T's attributes) only waits for conflicting holders.
+ * upgrades or duration changes made by it are undone). Each name has a queue of
+ * waiters in arrival order, granted among themselves in that order. A request from an
+ * owner that holds nothing on the name (an arrival) waits behind any queued request it
+ * conflicts with that has waited the barge window or longer ({@link #setBargeWindow});
+ * younger waiters it may pass when the holders allow it, so a waiting X is passed by new
+ * S requests only during the first window of its wait. A request from an owner that
+ * already holds something on the name (an upgrade, or S(T) while holding T's
+ * attributes) only waits for conflicting holders.
  * When a wait closes a cycle in the wait-for graph (held-lock and queue-order edges),
  * the youngest transaction of the cycle (the owner whose first lock since it last held
  * nothing is the most recent) is refused with {@link LockResult.Status#DEADLOCK}, whoever
@@ -78,6 +81,8 @@ public abstract class LockManager {
             R_CANCELLED = 4, R_INTERRUPTED = 5, R_RETRY = 6;
     static final int DEFAULT_KEY_SWEEP_SIZE = 4096, DEFAULT_ESCALATION_THRESHOLD = 64;
     static final long DEFAULT_CONTENTION_MEMORY_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
+    /** Strictly FIFO unless the embedder chooses a window (the engine takes 20 ms). */
+    static final long DEFAULT_BARGE_WINDOW_NANOS = 0;
     /** A lockNode timeout: grant now or fail with R_TIMEOUT, never queue (escalation attempts). */
     static final long NO_WAIT = Long.MIN_VALUE;
 
@@ -94,6 +99,8 @@ public abstract class LockManager {
     private volatile int keySweepSize = DEFAULT_KEY_SWEEP_SIZE;
     private volatile boolean forgetting = true;
     private volatile long contentionMemoryNanos = DEFAULT_CONTENTION_MEMORY_NANOS;
+    /** Read by the managers' arrival checks (WaitQueue.conflictAheadOfArrival). */
+    volatile long bargeWindowNanos = DEFAULT_BARGE_WINDOW_NANOS;
 
     LockManager() {
     }
@@ -650,6 +657,26 @@ public abstract class LockManager {
 
     public final long contentionMemoryNanos() {
         return contentionMemoryNanos;
+    }
+
+    /**
+     * How long a queued waiter may be passed by requests that arrive after it (from owners
+     * that hold nothing on the name), when the holders allow them; default 0 (strictly
+     * FIFO; the engine sets 20 ms, its -Dhsqldb.lock_barge_window). Arrivals
+     * are granted past a waiter only during the first window of its wait; after that they
+     * queue behind it, and it waits for the holders it finds then (those that passed it
+     * included, to the end of their transactions). Keeps a busy lock with threads that run
+     * rather than handing it to one that must first be woken (README, "Fairness").
+     */
+    public final void setBargeWindow(long nanos) {
+        if (nanos < 0) {
+            throw new IllegalArgumentException("barge window " + nanos);
+        }
+        bargeWindowNanos = nanos;
+    }
+
+    public final long bargeWindowNanos() {
+        return bargeWindowNanos;
     }
 
     /** How many keyed names under {@code parent} the manager keeps now (held, awaited, or not yet forgotten). */

@@ -111,7 +111,7 @@ public final class MutexLockManager extends LockManager {
             // above it was awaited, and a release or a sweep killed the name then
             return R_RETRY;
         }
-        if (!blocked(o, n, kind) && (converter || !q.conflictAhead(null, kind))) {
+        if (!blocked(o, n, kind) && (converter || !q.conflictAheadOfArrival(kind, bargeWindowNanos))) {
             grant(o, n, kind);
             return GRANTED_NOW;
         }

@@ -48,6 +48,7 @@ final class WaitQueue {
             tail = w;
         }
         w.queued = true;
+        w.since = System.nanoTime();
     }
 
     void remove(Waiter w) {
@@ -79,6 +80,24 @@ final class WaitQueue {
     boolean conflictAhead(Waiter self, int kind) {
         for (Waiter e = head; e != null && e != self; e = e.next) {
             if (LockManager.kindsConflict(e.kind, kind)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether a new arrival asking for {@code kind} must queue behind a waiter: one that
+     * asks for a conflicting kind and has waited at least {@code windowNanos}. Younger
+     * waiters may be passed (bounded barging); 0 makes the queue strictly FIFO.
+     */
+    boolean conflictAheadOfArrival(int kind, long windowNanos) {
+        if (windowNanos <= 0) {
+            return conflictAhead(null, kind);
+        }
+        long now = System.nanoTime();
+        for (Waiter e = head; e != null; e = e.next) {
+            if (LockManager.kindsConflict(e.kind, kind) && now - e.since >= windowNanos) {
                 return true;
             }
         }

@@ -22,6 +22,8 @@ final class Waiter {
     int version;
     Waiter prev, next;
     boolean queued;
+    /** System.nanoTime() when it was queued (see WaitQueue.conflictAheadOfArrival). */
+    long since;
 
     Waiter(Owner owner) {
         this.owner = owner;

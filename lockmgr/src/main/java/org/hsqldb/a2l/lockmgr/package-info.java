@@ -1,6 +1,7 @@
 /**
  * The A2L lock manager: S and X locks on tables and on attributes (table, column), held
- * by engine sessions for a statement or a transaction, with FIFO wait queues, wait-for
+ * by engine sessions for a statement or a transaction, with wait queues in arrival order
+ * (new requests pass only waiters younger than the barge window), wait-for
  * graph deadlock detection and counters.
  *
  * <p>Entry point: {@link org.hsqldb.a2l.lockmgr.LockManager#create()}. Names

@@ -26,6 +26,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.stream.Collectors;
 
 import org.hsqldb.a2l.lockmgr.LockResult.Status;
@@ -167,10 +169,8 @@ abstract class LockManagerContract {
     void awaitWaiting(Session s) {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(LONG_S);
         while (System.nanoTime() < end) {
-            for (LockInfo i : m.snapshot()) {
-                if (i.ownerId() == s.o.id() && i.state() == LockInfo.State.WAITING) {
-                    return;
-                }
+            if (isWaiting(s)) {
+                return;
             }
             Thread.onSpinWait();
             try {
@@ -180,6 +180,15 @@ abstract class LockManagerContract {
             }
         }
         fail(s.o + " never started waiting: " + m.snapshot());
+    }
+
+    boolean isWaiting(Session s) {
+        for (LockInfo i : m.snapshot()) {
+            if (i.ownerId() == s.o.id() && i.state() == LockInfo.State.WAITING) {
+                return true;
+            }
+        }
+        return false;
     }
 
     void assertConflict(LockRequest first, LockRequest second) {
@@ -397,6 +406,7 @@ abstract class LockManagerContract {
 
     @Test
     void convertingAnUpdateLockWaitsForTheReadersItLetIn() {
+        m.setBargeWindow(0); // c must not pass the waiting converter within the window
         Session a = session(1), b = session(2), c = session(3);
         a.grant(s(t), u(ta));
         b.grant(s(t), s(ta));
@@ -737,7 +747,9 @@ abstract class LockManagerContract {
     void deadlockThroughQueueOrder() {
         // c waits for X(T) behind b's S(T); a, holding nothing on T, must queue behind
         // c's X (fairness), so a waits for c; when b then waits for a, the cycle
-        // b -> a -> c -> b goes through a queue-order edge
+        // b -> a -> c -> b goes through a queue-order edge (in a strictly FIFO queue: with
+        // a barge window, a would pass c while c is young)
+        m.setBargeWindow(0);
         Session a = session(1), b = session(2), c = session(3);
         a.grant(x(u));
         b.grant(s(t));
@@ -808,6 +820,7 @@ abstract class LockManagerContract {
 
     @Test
     void waitingExclusiveIsNotStarvedByNewReaders() {
+        m.setBargeWindow(0); // strictly FIFO: no arrival passes a waiter
         Session a = session(1), b = session(2), c = session(3);
         a.grant(s(t), s(ta));
         Future<LockResult> bw = b.start(x(t));
@@ -819,6 +832,80 @@ abstract class LockManagerContract {
         a.grant(s(tb));
         a.releaseAll();
         assertEquals(Status.GRANTED, get(bw).status());
+    }
+
+    @Test
+    void anArrivalPassesOnlyWaitersYoungerThanTheBargeWindow() throws InterruptedException {
+        m.setBargeWindow(TimeUnit.HOURS.toNanos(1));
+        Session a = session(1), b = session(2), c = session(3), d = session(4);
+        a.grant(s(t), s(ta));
+        Future<LockResult> bw = b.start(x(t));
+        awaitWaiting(b);
+        // b has waited less than the window: c's S(T), compatible with a's, goes ahead of it
+        c.grant(s(t), s(tb));
+        // once b has waited the window, arrivals queue behind it
+        m.setBargeWindow(TimeUnit.MILLISECONDS.toNanos(1));
+        Thread.sleep(5); // b's wait is now at least 5 ms: no upper bound on time is assumed
+        assertEquals(Status.TIMEOUT, d.tryShort(s(t)));
+        assertEquals(Status.TIMEOUT, d.tryShort(s(tc)));
+        a.releaseAll();
+        c.releaseAll();
+        assertEquals(Status.GRANTED, get(bw).status());
+        assertEquals(Status.TIMEOUT, d.tryShort(s(t)));
+        b.releaseAll();
+        d.grant(s(t));
+    }
+
+    @Test
+    void readersThatTakeTurnsPassAWaitingWriterOnlyForTheWindow() throws Exception {
+        // two readers take turns so that one of them holds S(T) at every instant: a token
+        // says whose turn it is to let go, and its holder lets go only once the other holds
+        // S again or is queued for it, then passes the token. Under unbounded barging the
+        // writer waits as long as they go on (this test then fails); with a window, a reader
+        // that comes back after the writer has waited the window queues behind it, and the
+        // other lets go.
+        m.setBargeWindow(TimeUnit.MILLISECONDS.toNanos(2));
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicInteger turn = new AtomicInteger();
+        AtomicIntegerArray holds = new AtomicIntegerArray(2);
+        Session[] rs = {session(10), session(11)};
+        List<Future<Integer>> loops = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            int me = i, other = 1 - i;
+            Session r = rs[i];
+            loops.add(r.ex.submit(() -> {
+                int rounds = 0;
+                while (!stop.get()) {
+                    LockResult res = m.acquire(r.o, new LockRequest[] {s(t)}, TRANSACTION,
+                            TimeUnit.SECONDS.toNanos(LONG_S));
+                    if (res.status() != Status.GRANTED) {
+                        throw new AssertionError(r.o + ": " + res);
+                    }
+                    holds.set(me, 1);
+                    while (!stop.get() && !(turn.get() == me
+                            && (holds.get(other) == 1 || isWaiting(rs[other])))) {
+                        Thread.onSpinWait();
+                    }
+                    holds.set(me, 0);
+                    m.releaseAll(r.o);
+                    turn.set(other);
+                    rounds++;
+                }
+                return rounds;
+            }));
+        }
+        Session w = session(1);
+        Future<LockResult> ww = w.start(x(t));
+        try {
+            assertEquals(Status.GRANTED, get(ww).status(), () -> m.snapshot().toString());
+        } finally {
+            stop.set(true);
+        }
+        w.releaseAll();
+        for (Future<Integer> f : loops) {
+            f.get(LONG_S, TimeUnit.SECONDS);
+        }
+        assertTrue(m.snapshot().isEmpty(), () -> m.snapshot().toString());
     }
 
     // ---- observability -------------------------------------------------------------------
