@@ -894,6 +894,11 @@ abstract class LockManagerContract {
                 return rounds;
             }));
         }
+        // from the first reader's grant on, one of them holds S(T): the writer must queue
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(LONG_S);
+        while (holds.get(0) + holds.get(1) == 0 && System.nanoTime() < end) {
+            Thread.onSpinWait();
+        }
         Session w = session(1);
         Future<LockResult> ww = w.start(x(t));
         try {
