@@ -95,10 +95,15 @@ final class WaitQueue {
         if (windowNanos <= 0) {
             return conflictAhead(null, kind);
         }
-        long now = System.nanoTime();
+        long now = 0; // the clock is read only once a conflicting waiter is met
         for (Waiter e = head; e != null; e = e.next) {
-            if (LockManager.kindsConflict(e.kind, kind) && now - e.since >= windowNanos) {
-                return true;
+            if (LockManager.kindsConflict(e.kind, kind)) {
+                if (now == 0) {
+                    now = System.nanoTime();
+                }
+                if (now - e.since >= windowNanos) {
+                    return true;
+                }
             }
         }
         return false;
