@@ -39,8 +39,9 @@ import java.util.concurrent.locks.LockSupport;
  * A request that conflicts, or finds WAITER set, enters the name's queue monitor, sets
  * WAITER (from then on every grant on that name is made under the monitor; releases
  * still go straight to the stripes and word and, seeing WAITER, wake the waiters that
- * can now proceed), and queues (see {@link LockManager} for the fairness rule). The
- * waiter parks and grants itself under the monitor when its request fits.
+ * can now proceed; a commit's or rollback's release does all its names first and wakes
+ * afterwards), and queues (see {@link LockManager} for the fairness rule). The waiter
+ * parks and grants itself under the monitor when its request fits.
  *
  * <h2>Deadlocks</h2>
  * A new waiter publishes its wait (owner seqlock) and then, under a detection lock used
@@ -505,16 +506,36 @@ public final class FastLockManager extends LockManager {
         }
     }
 
-    /*
-     * Moves the owner's contribution to a name from one state to another: S count, IS count,
-     * IX count, X bit, U bit. What the new state adds is added before what the old one held
-     * is taken away (a downgrade X -> U or X -> S never leaves the name free in between), and
-     * a release that finds WAITER set wakes the waiters.
-     */
+    /** A release that finds WAITER set wakes the waiters (see {@link #moveHold}). */
     @Override
     void unlockNode(Owner o, LockName n, int fromMode, boolean fromIntent, boolean fromIx,
             int toMode, boolean toIntent, boolean toIx) {
+        if (moveHold(o, n, fromMode, fromIntent, fromIx, toMode, toIntent, toIx)) {
+            wakeAll(n);
+        }
+    }
+
+    @Override
+    boolean releaseNode(Owner o, LockName n, int fromMode, boolean fromIntent, boolean fromIx) {
+        return moveHold(o, n, fromMode, fromIntent, fromIx, NONE, false, false);
+    }
+
+    @Override
+    void wakeWaiters(LockName n) {
+        wakeAll(n);
+    }
+
+    /*
+     * Moves the owner's contribution to a name from one state to another: S count, IS count,
+     * IX count, X bit, U bit. What the new state adds is added before what the old one held
+     * is taken away (a downgrade X -> U or X -> S never leaves the name free in between).
+     * True if a release found WAITER set: the caller wakes the waiters, at once or (a
+     * commit's release) once all its names are done.
+     */
+    private boolean moveHold(Owner o, LockName n, int fromMode, boolean fromIntent,
+            boolean fromIx, int toMode, boolean toIntent, boolean toIx) {
         int slot = slot(n, o);
+        boolean wake = false;
         int dS = (toMode == S ? 1 : 0) - (fromMode == S ? 1 : 0);
         int dI = (toIntent ? 1 : 0) - (fromIntent ? 1 : 0);
         int dIX = (toIx ? 1 : 0) - (fromIx ? 1 : 0);
@@ -531,13 +552,13 @@ public final class FastLockManager extends LockManager {
             n.addWord(U_BIT);
         }
         if (fromMode == X && toMode != X) {
-            release(n, -X_BIT);
+            wake |= n.addWord(-X_BIT) < 0;
         }
         if (fromMode == U && toMode != U) {
-            release(n, -U_BIT);
+            wake |= n.addWord(-U_BIT) < 0;
         }
         if (dIX < 0) {
-            release(n, dIX);
+            wake |= n.addWord(dIX) < 0;
         }
         if (dS < 0 || dI < 0) {
             if (dS < 0) {
@@ -546,10 +567,9 @@ public final class FastLockManager extends LockManager {
             if (dI < 0) {
                 addShared(n, slot + 1, dI);
             }
-            if (n.word < 0) {
-                wakeAll(n);
-            }
+            wake |= n.word < 0;
         }
+        return wake;
     }
 
     /*

@@ -788,6 +788,7 @@ public abstract class LockManager {
         }
         beginCall();
         o.beginWrite();
+        int wakes = 0;
         try {
             Hold[] d = o.dense;
             int n = o.size;
@@ -795,7 +796,9 @@ public abstract class LockManager {
                 for (int i = 0; i < n; i++) {
                     Hold h = d[i];
                     if (h.level() == level && (h.mode != NONE || h.intent || h.ix)) {
-                        unlockNode(o, h.name, h.mode, h.intent, h.ix, NONE, false, false);
+                        if (releaseNode(o, h.name, h.mode, h.intent, h.ix)) {
+                            wakes = o.addWake(wakes, h.name);
+                        }
                         if (h.name instanceof KeyLock) {
                             forget((KeyLock) h.name);
                         }
@@ -805,6 +808,14 @@ public abstract class LockManager {
             o.clear();
         } finally {
             o.endWrite();
+            // the owner has let every name go before the first waiter is woken (unless the
+            // loop above failed: then those it reached): a wake-up enters the name's queue
+            // monitor, where the waiters contend, and what was still to be released would
+            // stay held behind it, keeping out whoever needs it next
+            for (int i = 0; i < wakes; i++) {
+                wakeWaiters(o.wakes[i]);
+                o.wakes[i] = null;
+            }
             endCall();
         }
     }
@@ -1244,6 +1255,20 @@ public abstract class LockManager {
      */
     abstract void unlockNode(Owner o, LockName n, int fromMode, boolean fromIntent, boolean fromIx,
             int toMode, boolean toIntent, boolean toIx);
+
+    /**
+     * Takes the owner's whole hold on {@code n} away, as {@link #unlockNode} to NONE does, but
+     * may leave waking its waiters to {@link #wakeWaiters}: true if it did so. The default
+     * wakes them at once.
+     */
+    boolean releaseNode(Owner o, LockName n, int fromMode, boolean fromIntent, boolean fromIx) {
+        unlockNode(o, n, fromMode, fromIntent, fromIx, NONE, false, false);
+        return false;
+    }
+
+    /** Wakes the waiters of {@code n} that may proceed, for a {@link #releaseNode} that left it. */
+    void wakeWaiters(LockName n) {
+    }
 
     /**
      * Marks a keyed name nobody holds or awaits as killed (its word's DEAD bit), so that a

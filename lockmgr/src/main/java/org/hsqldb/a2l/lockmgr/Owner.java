@@ -57,6 +57,9 @@ public final class Owner extends OwnerPad {
     int journalSize;
     int callStamp;
 
+    /** Names a release has left waiters to wake on (see LockManager.releaseAll). */
+    LockName[] wakes = new LockName[4];
+
     // waiting
     final Waiter waiter = new Waiter(this);
     /** The owner's queued waiter while it waits; published by the seqlock. */
@@ -269,6 +272,15 @@ public final class Owner extends OwnerPad {
         Arrays.fill(dense, n, size, null);
         size = n;
         rebuildIndex(index.length);
+    }
+
+    /** Puts {@code n} at {@code i} of {@link #wakes}, growing it; returns i + 1. */
+    int addWake(int i, LockName n) {
+        if (i == wakes.length) {
+            wakes = Arrays.copyOf(wakes, i * 2);
+        }
+        wakes[i] = n;
+        return i + 1;
     }
 
     void clear() {

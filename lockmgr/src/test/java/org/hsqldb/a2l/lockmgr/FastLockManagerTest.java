@@ -3,6 +3,7 @@ package org.hsqldb.a2l.lockmgr;
 import static org.hsqldb.a2l.lockmgr.LockDuration.TRANSACTION;
 import static org.hsqldb.a2l.lockmgr.LockRequest.s;
 import static org.hsqldb.a2l.lockmgr.LockRequest.u;
+import static org.hsqldb.a2l.lockmgr.LockRequest.x;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -43,6 +44,41 @@ class FastLockManagerTest extends LockManagerContract {
         m.unfreeze(t);
         assertEquals(Status.GRANTED, get(w).status());
         a.releaseAll();
+    }
+
+    /*
+     * A commit frees every name it held before it wakes anyone: a wake-up enters the name's
+     * queue monitor, where its waiters contend, and a name still held behind it would keep
+     * out whoever needs it next. Here a holds X on ta and then tb, b waits for ta, and the
+     * test holds ta's queue monitor, so that a's commit stops at ta's wake-up; c must get tb
+     * meanwhile, and b ta once the monitor is let go. (A commit releases a level's names in
+     * the order they were taken, so waking in place would stop before tb's release.)
+     */
+    @Test
+    void aCommitFreesEveryNameBeforeItWakesAnyone() {
+        Session a = session(1), b = session(2), c = session(3);
+        a.grant(x(ta), x(tb));
+        Future<LockResult> bw = b.start(x(ta));
+        awaitWaiting(b);
+        Future<LockResult> commit;
+        synchronized (ta.queue) {
+            commit = a.ex.submit(() -> {
+                m.releaseAll(a.o);
+                return (LockResult) null;
+            });
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(LONG_S);
+            while (a.thread.getState() != Thread.State.BLOCKED) {
+                if (System.nanoTime() > end) {
+                    fail("the commit never reached ta's wake-up: " + a.thread.getState());
+                }
+                Thread.onSpinWait();
+            }
+            assertEquals(Status.GRANTED, c.tryShort(x(tb)), () -> "tb: " + m.snapshot());
+        }
+        get(commit);
+        assertEquals(Status.GRANTED, get(bw).status());
+        b.releaseAll();
+        c.releaseAll();
     }
 
     /*
