@@ -26,6 +26,10 @@ final class Hold {
      */
     int escalateAt;
     int denseIndex;
+    /** In the owner's list of the statement's holds (Owner.statementHolds). */
+    boolean statementListed;
+    /** Gathered by Owner.takeStatementHolds (false outside it). */
+    boolean taken;
 
     // state before the current acquire call, for undo when the call fails
     int stamp;

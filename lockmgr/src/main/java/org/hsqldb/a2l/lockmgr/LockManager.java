@@ -363,7 +363,7 @@ public abstract class LockManager {
                         h.mode = mode;
                         h.txn = mode >= U || txn || wasTxn;
                         if (!h.txn) {
-                            o.mayHoldStatementLocks = true;
+                            o.noteStatementHold(h);
                         }
                     }
                     continue requests;
@@ -689,14 +689,42 @@ public abstract class LockManager {
     /**
      * Releases the owner's STATEMENT-duration locks (those it does not also hold for the
      * transaction). Call at the end of every statement; cheap when there are none.
+     *
+     * <p>It visits only the holds the statement's calls made S for the statement, and the
+     * holds above them (whose intentions may go with them), not every hold the owner has:
+     * a transaction that inserts one row per statement under keyed locks holds a name per
+     * row and takes S for the statement on each row's parent key (the foreign key check),
+     * and a walk over all its holds at every statement's end made such a transaction cost
+     * the square of its rows.
      */
     public final void releaseStatementLocks(Owner o) {
         checkOwner(o);
-        if (!o.mayHoldStatementLocks) {
+        if (o.statementHoldCount == 0) {
             return;
         }
-        release(o, true);
-        o.mayHoldStatementLocks = false;
+        beginCall();
+        o.beginWrite();
+        try {
+            int n = o.takeStatementHolds();
+            Hold[] w = o.work;
+            for (int level = 2; level >= 0; level--) {
+                for (int i = 0; i < n; i++) {
+                    Hold h = w[i];
+                    if (h.level() == level && !h.isEmpty()) {
+                        releaseHold(o, h, true, null);
+                    }
+                }
+            }
+            for (int i = 0; i < n; i++) {
+                if (w[i].isEmpty()) {
+                    o.remove(w[i]);
+                }
+                w[i] = null;
+            }
+        } finally {
+            o.endWrite();
+            endCall();
+        }
     }
 
     /**
@@ -716,12 +744,8 @@ public abstract class LockManager {
      */
     public final void releaseShared(Owner o, Predicate<LockName> keep) {
         checkOwner(o);
-        release(o, false, keep);
-        o.mayHoldStatementLocks = false;
-    }
-
-    private void release(Owner o, boolean statementOnly) {
-        release(o, statementOnly, null);
+        releaseSharedHolds(o, keep);
+        o.clearStatementHolds();
     }
 
     /*
@@ -729,7 +753,7 @@ public abstract class LockManager {
      * tables), so that a name's IS intention goes when the last hold under it has gone. IX
      * stays: it is under U or X holds, or asked for the transaction.
      */
-    private void release(Owner o, boolean statementOnly, Predicate<LockName> keep) {
+    private void releaseSharedHolds(Owner o, Predicate<LockName> keep) {
         if (o.size == 0) {
             return;
         }
@@ -742,31 +766,8 @@ public abstract class LockManager {
             for (int level = 2; level >= 0; level--) {
                 for (int i = 0; i < n; i++) {
                     Hold h = d[i];
-                    if (h.level() != level || h.isEmpty()) {
-                        continue;
-                    }
-                    int mode = h.mode == S && !(statementOnly && h.txn)
-                            && (keep == null || !keep.test(h.name)) ? NONE : h.mode;
-                    boolean intent = h.intent && h.childHolds > 0;
-                    if (mode != h.mode || intent != h.intent) {
-                        unlockNode(o, h.name, h.mode, h.intent, h.ix, mode, intent, h.ix);
-                        if (mode == NONE) {
-                            h.txn = false;
-                        }
-                        h.mode = mode;
-                        h.intent = intent;
-                        if (h.isEmpty() && h.parent != null) {
-                            h.parent.childHolds--;
-                            if (h.name instanceof KeyLock) {
-                                h.parent.keyHolds--;
-                                if (h.parent.escalateAt != 0
-                                        && h.parent.keyHolds < escalationThreshold) {
-                                    h.parent.escalateAt = 0; // the next statement starts over
-                                }
-                                forget((KeyLock) h.name);
-                            }
-                        }
-                        changed = true;
+                    if (h.level() == level && !h.isEmpty()) {
+                        changed |= releaseHold(o, h, false, keep);
                     }
                 }
             }
@@ -777,6 +778,39 @@ public abstract class LockManager {
             o.endWrite();
             endCall();
         }
+    }
+
+    /**
+     * Lets one hold's S go (unless it is for the transaction and {@code statementOnly}, or
+     * {@code keep} accepts its name) and its intention if nothing is held under it any more;
+     * a hold left empty is taken off its parent's counts (the caller removes it). Whether it
+     * changed anything.
+     */
+    private boolean releaseHold(Owner o, Hold h, boolean statementOnly, Predicate<LockName> keep) {
+        int mode = h.mode == S && !(statementOnly && h.txn)
+                && (keep == null || !keep.test(h.name)) ? NONE : h.mode;
+        boolean intent = h.intent && h.childHolds > 0;
+        if (mode == h.mode && intent == h.intent) {
+            return false;
+        }
+        unlockNode(o, h.name, h.mode, h.intent, h.ix, mode, intent, h.ix);
+        if (mode == NONE) {
+            h.txn = false;
+        }
+        h.mode = mode;
+        h.intent = intent;
+        if (h.isEmpty() && h.parent != null) {
+            h.parent.childHolds--;
+            if (h.name instanceof KeyLock) {
+                h.parent.keyHolds--;
+                if (h.parent.escalateAt != 0
+                        && h.parent.keyHolds < escalationThreshold) {
+                    h.parent.escalateAt = 0; // the next statement starts over
+                }
+                forget((KeyLock) h.name);
+            }
+        }
+        return true;
     }
 
     /** Releases everything the owner holds (commit, rollback). Drops a pending cancel. */

@@ -49,8 +49,16 @@ public final class Owner extends OwnerPad {
     int size;
     private Hold[] index = new Hold[16];
     private Hold free;
-    /** Conservative: set when a STATEMENT-duration lock may be held. */
-    boolean mayHoldStatementLocks;
+    /**
+     * The holds acquire calls made S for the statement since the statement ended last, for
+     * LockManager.releaseStatementLocks (each listed once: Hold.statementListed). A listed
+     * hold may since have been asked for the transaction, or removed by a failed call's undo
+     * (recycle() clears the mark, and a hold reused for another name may be listed again).
+     */
+    Hold[] statementHolds = new Hold[8];
+    int statementHoldCount;
+    /** Scratch for releaseStatementLocks: the statement's holds and those above them. */
+    Hold[] work = new Hold[8];
 
     // journal of the holds changed by the current acquire call (undo on failure)
     Hold[] journal = new Hold[8];
@@ -290,10 +298,63 @@ public final class Owner extends OwnerPad {
         }
         size = 0;
         Arrays.fill(index, null);
-        mayHoldStatementLocks = false;
+        clearStatementHolds();
+    }
+
+    // ---- the statement's holds -------------------------------------------------------
+
+    void noteStatementHold(Hold h) {
+        if (h.statementListed) {
+            return;
+        }
+        h.statementListed = true;
+        if (statementHoldCount == statementHolds.length) {
+            statementHolds = Arrays.copyOf(statementHolds, statementHoldCount * 2);
+        }
+        statementHolds[statementHoldCount++] = h;
+    }
+
+    /** Empties the statement's list without looking at its holds. */
+    void clearStatementHolds() {
+        for (int i = 0; i < statementHoldCount; i++) {
+            statementHolds[i].statementListed = false;
+            statementHolds[i] = null;
+        }
+        statementHoldCount = 0;
+    }
+
+    /**
+     * Moves the statement's holds that are still listed, with every hold above them, into
+     * {@link #work} (each once, in no particular order) and empties the list; returns how
+     * many.
+     */
+    int takeStatementHolds() {
+        int n = 0;
+        for (int i = 0; i < statementHoldCount; i++) {
+            Hold h = statementHolds[i];
+            statementHolds[i] = null;
+            if (!h.statementListed) {
+                continue; // removed since, or listed again further on
+            }
+            h.statementListed = false;
+            // (a hold already taken has its parents taken too)
+            for (Hold a = h; a != null && !a.taken; a = a.parent) {
+                a.taken = true;
+                if (n == work.length) {
+                    work = Arrays.copyOf(work, n * 2);
+                }
+                work[n++] = a;
+            }
+        }
+        statementHoldCount = 0;
+        for (int i = 0; i < n; i++) {
+            work[i].taken = false;
+        }
+        return n;
     }
 
     private void recycle(Hold h) {
+        h.statementListed = false;
         h.name = null;
         h.parent = null;
         h.stamp = 0;

@@ -1554,6 +1554,63 @@ abstract class LockManagerContract {
     }
 
     @Test
+    void aStatementsEndReleasesOnlyWhatTheStatementReadAndKeepsTheIntentionsOthersNeed() {
+        Session a = session(1), b = session(2);
+        // the transaction's rows, one statement each: X row keys and cells, and S for the
+        // statement on a parent row key per statement (a foreign key check); fewer rows
+        // than escalate to the table
+        for (int k = 1; k <= 50; k++) {
+            a.grant(keyX(t, k), cellX(ta, k));
+            a.grant(STATEMENT, keyS(u, k % 7));
+            a.releaseStatementLocks();
+            assertEquals(0, m.keyCount(u), "the parent key read for one statement is forgotten");
+        }
+        // a statement's read of a cell the transaction then writes stays, as X
+        a.grant(STATEMENT, cellS(tb, 300));
+        a.grant(cellX(tb, 300));
+        a.grant(STATEMENT, cellS(tc, 301), cellS(tc, 302));
+        a.releaseStatementLocks();
+        assertEquals(LockMode.X, a.held(new KeyLock(tb, List.of(300))), () -> m.snapshot().toString());
+        assertNull(a.held(new KeyLock(tc, List.of(301))));
+        assertEquals(0, m.keyCount(tc));
+        assertEquals(50, m.keyCount(t));
+        assertEquals(50, m.keyCount(ta));
+        assertEquals(Status.GRANTED, b.tryShort(x(tc)), "T.c's intention went with its cells");
+        assertEquals(Status.GRANTED, b.tryShort(x(u)), "U's intention went with its keys");
+        assertEquals(Status.TIMEOUT, b.tryShort(s(ta)), "T.a keeps its IX under 50 X cells");
+        assertEquals(Status.TIMEOUT, b.tryShort(s(tb)));
+        assertEquals(Status.TIMEOUT, b.tryShort(cellS(ta, 50)));
+        b.releaseAll();
+        a.releaseAll();
+        assertEquals(List.of(), m.snapshot());
+        assertEquals(0, m.keyCount(t));
+    }
+
+    @Test
+    void aStatementReadThatAFailedCallUndidIsNotReleasedAgainAtStatementEnd() {
+        Session a = session(1), b = session(2);
+        b.grant(x(tc));
+        // the S cell is granted (and listed for the statement's end), then the call fails
+        // on T.c and undoes it: the hold goes back to a's pool
+        assertEquals(Status.TIMEOUT,
+                a.acquire(STATEMENT, SHORT_MS, cellS(tb, 1), s(tc)).status());
+        assertEquals(0, m.keyCount(tb));
+        // the pool's holds serve the transaction's next locks
+        a.grant(cellS(ta, 2), keyX(t, 3));
+        a.grant(STATEMENT, cellS(tb, 4));
+        a.releaseStatementLocks();
+        assertEquals(LockMode.S, a.held(new KeyLock(ta, List.of(2))));
+        assertEquals(LockMode.X, a.held(new KeyLock(t, List.of(3))));
+        assertNull(a.held(new KeyLock(tb, List.of(4))));
+        assertEquals(Status.TIMEOUT, b.tryShort(x(ta)));
+        b.releaseAll();
+        assertEquals(Status.GRANTED, b.tryShort(x(tb)));
+        b.releaseAll();
+        a.releaseAll();
+        assertEquals(List.of(), m.snapshot());
+    }
+
+    @Test
     void aStatementsCellReadGoesAtStatementEndAndTheColumnsIntentionWithIt() {
         Session a = session(1), b = session(2);
         a.grant(STATEMENT, cellS(ta, 1));
