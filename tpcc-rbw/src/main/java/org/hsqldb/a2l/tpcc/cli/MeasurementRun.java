@@ -261,6 +261,7 @@ public final class MeasurementRun {
                     setupSeconds = seconds(setupStart);
                     out.printf("database: reloaded in %.1f s%n", setupSeconds);
                 }
+                Double gcSeconds = collectHeap(out);
                 Opened current = db;
                 Benchmark benchmark = new Benchmark(plan.scale(), load.constants(), plan.seed(), current.engine::connect,
                         clock, hook, () -> EngineCounters.read(current.admin, config), out);
@@ -317,6 +318,7 @@ public final class MeasurementRun {
                 s.pointStart = plan.points().size() > 1 || start != PointStart.CARRY ? start.label : null;
                 s.loadedCopySeconds = loadedCopySeconds;
                 s.pointSetupSeconds = setupSeconds;
+                s.gcBeforePointSeconds = gcSeconds;
                 s.machine = MachineFacts.current();
                 s.rep = plan.rep();
                 s.pointInJvm = plan.points().size() > 1 ? index : null;
@@ -336,6 +338,24 @@ public final class MeasurementRun {
             if (acks != null) acks.close();
             db.close();
         }
+    }
+
+    /**
+     * Every point starts from a collected heap: a full collection compacts what the load, a restore
+     * or the point before left live, so that where the load happened to put the rows is not part
+     * of the point. Two loader threads that insert into one table at once (as LOCK GRANULARITY
+     * CELL lets them) leave its rows and index nodes spread through the heap, and read-only work
+     * on such a database ran up to a fifth slower than after a collection (results/README.md,
+     * "Read-only work and where the load left the rows"). {@code -Dtpcc.gc_before_point=false}
+     * turns it off, for measuring what it does. Returns the seconds it took, or null when off.
+     */
+    private static Double collectHeap(PrintStream out) {
+        if (!Boolean.parseBoolean(System.getProperty("tpcc.gc_before_point", "true"))) return null;
+        long t = System.nanoTime();
+        System.gc();
+        double s = seconds(t);
+        out.printf("heap: collected in %.1f s before the point%n", s);
+        return s;
     }
 
     private static double seconds(long startNanos) {

@@ -101,6 +101,8 @@ public final class RunSummary {
     public Double loadedCopySeconds;
     /** Seconds this point's database took to restore or reload before the point ran. */
     public Double pointSetupSeconds;
+    /** Seconds the full collection before the point took (MeasurementRun.collectHeap); absent when off. */
+    public Double gcBeforePointSeconds;
     public MachineFacts machine;
     public String startedAt;
     public Integer rep;
