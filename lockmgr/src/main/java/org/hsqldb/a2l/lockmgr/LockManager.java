@@ -744,8 +744,9 @@ public abstract class LockManager {
      */
     public final void releaseShared(Owner o, Predicate<LockName> keep) {
         checkOwner(o);
+        // (the statement's list stays: a statement read that keep kept still goes at the
+        // statement's end, and entries for holds released here are skipped there)
         releaseSharedHolds(o, keep);
-        o.clearStatementHolds();
     }
 
     /*

@@ -51,9 +51,10 @@ public final class Owner extends OwnerPad {
     private Hold free;
     /**
      * The holds acquire calls made S for the statement since the statement ended last, for
-     * LockManager.releaseStatementLocks (each listed once: Hold.statementListed). A listed
-     * hold may since have been asked for the transaction, or removed by a failed call's undo
-     * (recycle() clears the mark, and a hold reused for another name may be listed again).
+     * LockManager.releaseStatementLocks (a hold is listed only while unmarked:
+     * Hold.statementListed). A listed hold may since have been asked for the transaction,
+     * released early, or removed by a failed call's undo (recycle() clears the mark, and a
+     * hold reused for another name may be listed again).
      */
     Hold[] statementHolds = new Hold[8];
     int statementHoldCount;
@@ -334,7 +335,7 @@ public final class Owner extends OwnerPad {
             Hold h = statementHolds[i];
             statementHolds[i] = null;
             if (!h.statementListed) {
-                continue; // removed since, or listed again further on
+                continue; // removed since, or an earlier entry of this hold took it
             }
             h.statementListed = false;
             // (a hold already taken has its parents taken too)

@@ -1595,6 +1595,9 @@ abstract class LockManagerContract {
         assertEquals(Status.TIMEOUT,
                 a.acquire(STATEMENT, SHORT_MS, cellS(tb, 1), s(tc)).status());
         assertEquals(0, m.keyCount(tb));
+        // the statement ends with the undone hold in the pool (it has no name any more)
+        a.releaseStatementLocks();
+        assertEquals(List.of(), m.snapshot().stream().filter(i -> i.ownerId() == a.o.id()).toList());
         // the pool's holds serve the transaction's next locks
         a.grant(cellS(ta, 2), keyX(t, 3));
         a.grant(STATEMENT, cellS(tb, 4));
@@ -1605,6 +1608,24 @@ abstract class LockManagerContract {
         assertEquals(Status.TIMEOUT, b.tryShort(x(ta)));
         b.releaseAll();
         assertEquals(Status.GRANTED, b.tryShort(x(tb)));
+        b.releaseAll();
+        a.releaseAll();
+        assertEquals(List.of(), m.snapshot());
+    }
+
+    @Test
+    void aStatementReadThatEarlyReleaseKeepsStillGoesAtTheStatementsEnd() {
+        Session a = session(1), b = session(2);
+        a.grant(STATEMENT, s(t), s(ta));
+        a.grant(x(tb));
+        a.releaseSharedKeeping(n -> n == t || n == ta);
+        assertEquals(LockMode.S, a.held(ta));
+        a.releaseStatementLocks();
+        assertNull(a.held(t));
+        assertNull(a.held(ta));
+        assertEquals(LockMode.X, a.held(tb));
+        assertEquals(Status.GRANTED, b.tryShort(x(ta)));
+        assertEquals(Status.TIMEOUT, b.tryShort(s(tb)));
         b.releaseAll();
         a.releaseAll();
         assertEquals(List.of(), m.snapshot());
