@@ -341,13 +341,13 @@ public final class MeasurementRun {
     }
 
     /**
-     * Every point starts from a collected heap: a full collection compacts what the load, a restore
-     * or the point before left live, so that where the load happened to put the rows is not part
-     * of the point. Two loader threads that insert into one table at once (as LOCK GRANULARITY
-     * CELL lets them) leave its rows and index nodes spread through the heap, and read-only work
-     * on such a database ran up to a fifth slower than after a collection (results/README.md,
-     * "Read-only work and where the load left the rows"). {@code -Dtpcc.gc_before_point=false}
-     * turns it off, for measuring what it does. Returns the seconds it took, or null when off.
+     * Every point starts from a collected heap: a full collection frees what the load, a restore
+     * or the point before left as garbage and compacts what they left live, so that less of it
+     * goes into the point. Read-only work on a database that two loader threads filled at once
+     * (as LOCK GRANULARITY CELL lets them insert into one table) ran slower than on one that one
+     * thread loaded, and a collection gave back part of that (results/README.md, "Read-only work
+     * and where the load left the rows"). {@code -Dtpcc.gc_before_point=false} turns it off, for
+     * measuring what it does. Returns the seconds it took, or null when off.
      */
     private static Double collectHeap(PrintStream out) {
         if (!Boolean.parseBoolean(System.getProperty("tpcc.gc_before_point", "true"))) return null;
