@@ -286,10 +286,13 @@ public final class CompareCommand implements Callable<Integer> {
                 }
             }
         }
+        // the machine as a measuring JVM saw it (its heap and flags), not as this one does
+        MachineFacts machine = runs.stream().map(r -> r.machine).filter(java.util.Objects::nonNull).findFirst()
+                .orElseGet(MachineFacts::current);
         CompareReport.Meta meta = new CompareReport.Meta(runDir.getFileName().toString(),
                 commandLine != null ? commandLine : "tpcc " + String.join(" ", rawArgs()),
                 available, unavailable, orders, mixes, clients, warehouses, seconds, warmup, reps, seed, isolation,
-                jvmOpts, MachineFacts.current(), elapsed, failures, isQuick(), preset == null ? null : preset.label,
+                jvmOpts, machine, elapsed, failures, isQuick(), preset == null ? null : preset.label,
                 describeStart(available), planned);
         CompareReport.write(runDir, runs, meta);
         System.out.println("report: " + runDir.resolve("report.md"));
