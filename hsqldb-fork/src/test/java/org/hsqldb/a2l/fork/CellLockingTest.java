@@ -889,6 +889,329 @@ class CellLockingTest {
         }
     }
 
+    private static void createQueue(SessionThread s) throws SQLException {
+        // the key's columns in another order than the table's: searches by key are in key order
+        s.execute("CREATE TABLE q (o INT, w INT, d INT, PRIMARY KEY (w, d, o))");
+        s.execute("INSERT INTO q (w, d, o) VALUES (1, 1, 5), (1, 1, 6), (1, 2, 3)");
+    }
+
+    /** A read of the first row of range (w, d) of table q, in key order (TPC-C's Delivery's). */
+    private static String firstOf(int w, int d) {
+        return "SELECT o FROM q WHERE w = " + w + " AND d = " + d + " ORDER BY w, d, o FETCH FIRST 1 ROWS ONLY";
+    }
+
+    @Test
+    @RequiresPatch("Lock-the-first-row-of-a-key-range")
+    void aReadOfARangesFirstRowKeepsOutOnlyWhatWouldChangeItsFirstRow() throws Exception {
+        String url = url(true);
+        try (SessionThread reader = new SessionThread(Engines.fork(url), "reader");
+             SessionThread writer = new SessionThread(Engines.fork(url), "writer")) {
+            createQueue(reader);
+            reader.setAutoCommit(false);
+            writer.setAutoCommit(false);
+            reader.setIsolation(Connection.TRANSACTION_SERIALIZABLE);
+            // the table's first such read takes S on the table, and marks it
+            assertEquals(5, reader.queryLong(firstOf(1, 1)));
+            List<String> marking = locksOf(reader);
+            assertTrue(marking.contains("PUBLIC.Q S"), marking::toString);
+            reader.commit();
+            assertEquals(5, reader.queryLong(firstOf(1, 1)));
+            List<String> held = locksOf(reader);
+            assertTrue(held.contains("PUBLIC.Q[1, 1, first] S") && !held.contains("PUBLIC.Q S")
+                    && !held.contains("PUBLIC.Q[1, 1] S"), held::toString);
+            // appends after the first row, a delete of another row, another range: at once
+            assertEquals(1, writer.execute("INSERT INTO q (w, d, o) VALUES (1, 1, 9)"));
+            assertEquals(1, writer.execute("DELETE FROM q WHERE w = 1 AND d = 1 AND o = 6"));
+            assertEquals(1, writer.execute("INSERT INTO q (w, d, o) VALUES (1, 2, 1)"));
+            writer.commit();
+            // an insert before the first row waits (no phantom)
+            Future<Integer> before = writer.submit("INSERT INTO q (w, d, o) VALUES (1, 1, 2)");
+            writer.awaitLockWait();
+            assertEquals(5, reader.queryLong(firstOf(1, 1)), "read again: the same first row");
+            reader.commit();
+            assertEquals(1, SessionThread.await(before));
+            writer.commit();
+            // and so does the delete of the first row
+            assertEquals(2, reader.queryLong(firstOf(1, 1)));
+            Future<Integer> delete = writer.submit("DELETE FROM q WHERE w = 1 AND d = 1 AND o = 2");
+            writer.awaitLockWait();
+            reader.commit();
+            assertEquals(1, SessionThread.await(delete));
+            writer.rollback();
+            assertEquals(List.of(), IndexIntegrity.problems(reader.connection()));
+        }
+        // under columns the same append waits for the reader: the test can fail
+        String columns = url(false);
+        try (SessionThread reader = new SessionThread(Engines.fork(columns), "reader");
+             SessionThread writer = new SessionThread(Engines.fork(columns), "writer")) {
+            createQueue(reader);
+            reader.setAutoCommit(false);
+            writer.setAutoCommit(false);
+            reader.setIsolation(Connection.TRANSACTION_SERIALIZABLE);
+            assertEquals(5, reader.queryLong(firstOf(1, 1)));
+            Future<Integer> append = writer.submit("INSERT INTO q (w, d, o) VALUES (1, 1, 9)");
+            writer.awaitLockWait();
+            reader.commit();
+            assertEquals(1, SessionThread.await(append));
+            writer.commit();
+        }
+    }
+
+    @Test
+    @RequiresPatch("Lock-the-first-row-of-a-key-range")
+    void aFirstRowBeingInsertedIsWaitedForAndTheRowBeforeAnInsertStaysToItsEnd() throws Exception {
+        String url = url(true);
+        try (SessionThread reader = new SessionThread(Engines.fork(url), "reader");
+             SessionThread writer = new SessionThread(Engines.fork(url), "writer")) {
+            createQueue(reader);
+            reader.setAutoCommit(false);
+            writer.setAutoCommit(false);
+            reader.setIsolation(Connection.TRANSACTION_SERIALIZABLE);
+            assertEquals(5, reader.queryLong(firstOf(1, 1))); // marks the table
+            reader.commit();
+            // an insert into an empty range makes its first row: a reader of it waits
+            assertEquals(1, writer.execute("INSERT INTO q (w, d, o) VALUES (1, 3, 4)"));
+            Future<Long> read = reader.submitQueryLong(firstOf(1, 3));
+            reader.awaitLockWait();
+            writer.commit();
+            assertEquals(4, SessionThread.await(read));
+            reader.commit();
+            // a row appended after the first keeps the row before it until its end: were that row
+            // deleted first, a reader would take the uncommitted row for the range's first
+            assertEquals(1, writer.execute("INSERT INTO q (w, d, o) VALUES (1, 3, 7)"));
+            Future<Integer> delete = reader.submit("DELETE FROM q WHERE w = 1 AND d = 3 AND o = 4");
+            reader.awaitLockWait();
+            writer.rollback();
+            assertEquals(1, SessionThread.await(delete));
+            reader.commit();
+            assertEquals(0, reader.queryLong("SELECT COUNT(*) FROM q WHERE w = 1 AND d = 3"));
+            reader.commit();
+            assertEquals(List.of(), IndexIntegrity.problems(reader.connection()));
+        }
+    }
+
+    @Test
+    @RequiresPatch("Lock-the-first-row-of-a-key-range")
+    void theTablesFirstSuchReadWaitsForAnInsertBeforeTheFirstRowAndOnlyAReaderWithoutIxMarksIt()
+            throws Exception {
+        String url = url(true);
+        try (SessionThread reader = new SessionThread(Engines.fork(url), "reader");
+             SessionThread writer = new SessionThread(Engines.fork(url), "writer")) {
+            createQueue(reader);
+            reader.setAutoCommit(false);
+            writer.setAutoCommit(false);
+            reader.setIsolation(Connection.TRANSACTION_SERIALIZABLE);
+            writer.setIsolation(Connection.TRANSACTION_SERIALIZABLE);
+            // an insert before the first row, made while nobody reads first rows by name
+            assertEquals(1, writer.execute("INSERT INTO q (w, d, o) VALUES (1, 1, 2)"));
+            Future<Long> first = reader.submitQueryLong(firstOf(1, 1));
+            reader.awaitLockWait();
+            writer.rollback();
+            assertEquals(5, SessionThread.await(first));
+            reader.commit();
+            // a session that inserted into the table reads a first row: its S on the table does
+            // not mark it, since its own insert locked no first row
+            String url2 = url(true);
+            try (SessionThread one = new SessionThread(Engines.fork(url2), "one");
+                 SessionThread two = new SessionThread(Engines.fork(url2), "two")) {
+                createQueue(one);
+                one.setAutoCommit(false);
+                two.setAutoCommit(false);
+                one.setIsolation(Connection.TRANSACTION_SERIALIZABLE);
+                two.setIsolation(Connection.TRANSACTION_SERIALIZABLE);
+                assertEquals(1, one.execute("INSERT INTO q (w, d, o) VALUES (1, 1, 2)"));
+                assertEquals(2, one.queryLong(firstOf(1, 1)));
+                Future<Long> other = two.submitQueryLong(firstOf(1, 1));
+                two.awaitLockWait(); // not the uncommitted row
+                one.rollback();
+                assertEquals(5, SessionThread.await(other));
+                two.commit();
+            }
+        }
+    }
+
+    @Test
+    @RequiresPatch("Lock-the-first-row-of-a-key-range")
+    void theRowBeforeAnInsertOrDeleteIsLookedForAgainWhenItsInsertRollsBack() throws Exception {
+        String url = url(true);
+        try (SessionThread a = new SessionThread(Engines.fork(url), "a");
+             SessionThread b = new SessionThread(Engines.fork(url), "b");
+             SessionThread c = new SessionThread(Engines.fork(url), "c")) {
+            createQueue(a);
+            for (SessionThread s : List.of(a, b, c)) {
+                s.setAutoCommit(false);
+            }
+            assertEquals(5, a.queryLong(firstOf(1, 1))); // marks the table
+            a.commit();
+            // a delete keeps the row before it: the delete of that row waits
+            assertEquals(1, b.execute("DELETE FROM q WHERE w = 1 AND d = 1 AND o = 6"));
+            Future<Integer> before = c.submit("DELETE FROM q WHERE w = 1 AND d = 1 AND o = 5");
+            c.awaitLockWait();
+            b.rollback();
+            assertEquals(1, SessionThread.await(before));
+            c.rollback();
+            // b's row before is a's uncommitted 8; a rolls back, and b must look again and lock 6
+            assertEquals(1, a.execute("INSERT INTO q (w, d, o) VALUES (1, 1, 8)"));
+            Future<Integer> after = b.submit("INSERT INTO q (w, d, o) VALUES (1, 1, 9)");
+            b.awaitLockWait();
+            a.rollback();
+            assertEquals(1, SessionThread.await(after));
+            Future<Integer> delete = c.submit("DELETE FROM q WHERE w = 1 AND d = 1 AND o = 6");
+            c.awaitLockWait();
+            b.commit();
+            assertEquals(1, SessionThread.await(delete));
+            c.commit();
+            assertEquals(List.of(), IndexIntegrity.problems(a.connection()));
+        }
+    }
+
+    @Test
+    @RequiresPatch("Lock-the-first-row-of-a-key-range")
+    void insertsLockTheFirstRowsOfTheRangeLengthsThatAreReadSo() throws Exception {
+        String url = url(true);
+        try (SessionThread reader = new SessionThread(Engines.fork(url), "reader");
+             SessionThread writer = new SessionThread(Engines.fork(url), "writer")) {
+            createQueue(reader);
+            reader.setAutoCommit(false);
+            writer.setAutoCommit(false);
+            reader.setIsolation(Connection.TRANSACTION_SERIALIZABLE);
+            String firstOfW = "SELECT o FROM q WHERE w = 1 ORDER BY w, d, o FETCH FIRST 1 ROWS ONLY";
+            assertEquals(5, reader.queryLong(firstOfW)); // marks ranges of one value
+            reader.commit();
+            assertEquals(5, reader.queryLong(firstOfW));
+            List<String> held = locksOf(reader);
+            assertTrue(held.contains("PUBLIC.Q[1, first] S"), held::toString);
+            // the first row of range (1, 3), not of (1): at once; of (1): waits
+            assertEquals(1, writer.execute("INSERT INTO q (w, d, o) VALUES (1, 3, 1)"));
+            Future<Integer> before = writer.submit("INSERT INTO q (w, d, o) VALUES (1, 0, 8)");
+            writer.awaitLockWait();
+            reader.commit();
+            assertEquals(1, SessionThread.await(before));
+            writer.commit();
+            assertEquals(8, reader.queryLong(firstOfW));
+            reader.commit();
+            assertEquals(List.of(), IndexIntegrity.problems(reader.connection()));
+        }
+    }
+
+    @Test
+    @RequiresPatch("Lock-the-first-row-of-a-key-range")
+    void explainNamesTheFirstRowOfAReadOfARangesFirstRowAndWhatItsInsertsLock() throws Exception {
+        try (SessionThread s = new SessionThread(Engines.fork(url(true)), "one");
+             Statement st = s.connection().createStatement()) {
+            createQueue(s);
+            String first = "SELECT o FROM q WHERE w = ? AND d = ? ORDER BY w, d, o FETCH FIRST 1 ROWS ONLY";
+            assertTrue(explain(st, first).contains("PUBLIC.Q S TABLE the first read of a key range's first row"
+                    + " on the table (then its inserts and deletes lock what changes a first row)"),
+                    () -> explain(st, first).toString());
+            assertEquals(5, s.queryLong(firstOf(1, 1)));
+            assertTrue(explain(st, first).contains(
+                    "PUBLIC.Q[?, ?, first] S FIRST ROW the first row of the key range, in key order"),
+                    () -> explain(st, first).toString());
+            // not a read of the first row only: the key range
+            for (String other : List.of("SELECT o FROM q WHERE w = ? AND d = ? ORDER BY w, d, o FETCH FIRST 2 ROWS ONLY",
+                    "SELECT o FROM q WHERE w = ? AND d = ? ORDER BY w, d, o DESC FETCH FIRST 1 ROWS ONLY",
+                    "SELECT o FROM q WHERE w = ? AND d = ? AND o > 3 ORDER BY w, d, o FETCH FIRST 1 ROWS ONLY",
+                    "SELECT MIN(o) FROM q WHERE w = ? AND d = ?")) {
+                assertTrue(explain(st, other).contains(
+                        "PUBLIC.Q[?, ?] S KEY RANGE rows whose primary key starts with these values"),
+                        () -> other + ": " + explain(st, other));
+            }
+            List<String> insert = explain(st, "INSERT INTO q (w, d, o) VALUES (?, ?, ?)");
+            assertTrue(insert.containsAll(List.of(
+                    "PUBLIC.Q[?, ?, first] IX FIRST ROW if no row of the key range comes before the row",
+                    "PUBLIC.Q[the row before ?, ?, ?] S ROW KEY the row before it in the longest of those key"
+                    + " ranges that has one")), insert::toString);
+            // only the lengths whose first rows are read: no reader of (w) ranges yet
+            assertTrue(insert.stream().noneMatch(l -> l.startsWith("PUBLIC.Q[?, first]")), insert::toString);
+        }
+    }
+
+    /**
+     * Queues: appenders insert rows into two ranges (in no particular order, so some come
+     * before a range's first row), takers read a range's first row, delete it and record it,
+     * counters read a range; a quarter of the appends and takes roll back. A take must delete
+     * the row it read (nobody took it meanwhile) and record it once; afterwards every row taken
+     * was committed by its appender, the rows left and taken are exactly the rows appended, and
+     * every index checks.
+     */
+    @org.junit.jupiter.api.RepeatedTest(5)
+    @RequiresPatch("Lock-the-first-row-of-a-key-range")
+    void takersOfFirstRowsAndAppendersTakeEachCommittedRowOnceAndKeepTheIndexesWhole() throws Exception {
+        String url = url(true);
+        try (Connection setup = Engines.fork(url); Statement s = setup.createStatement()) {
+            s.execute("CREATE TABLE q (o INT, w INT, d INT, PRIMARY KEY (w, d, o))");
+            s.execute("CREATE TABLE appended (w INT, d INT, o INT, PRIMARY KEY (w, d, o))");
+            s.execute("CREATE TABLE taken (w INT, d INT, o INT, PRIMARY KEY (w, d, o))");
+        }
+        int threads = 6, rounds = 300, ranges = 2;
+        race(threads, id -> {
+            java.util.SplittableRandom random = new java.util.SplittableRandom(id * 7919L);
+            try (Connection c = Engines.fork(url);
+                 java.sql.PreparedStatement append = c.prepareStatement("INSERT INTO q (w, d, o) VALUES (1, ?, ?)");
+                 java.sql.PreparedStatement note = c.prepareStatement("INSERT INTO appended VALUES (1, ?, ?)");
+                 java.sql.PreparedStatement first = c.prepareStatement(
+                         "SELECT o FROM q WHERE w = 1 AND d = ? ORDER BY w, d, o FETCH FIRST 1 ROWS ONLY");
+                 java.sql.PreparedStatement take = c.prepareStatement("DELETE FROM q WHERE w = 1 AND d = ? AND o = ?");
+                 java.sql.PreparedStatement taken = c.prepareStatement("INSERT INTO taken VALUES (1, ?, ?)");
+                 java.sql.PreparedStatement count = c.prepareStatement("SELECT COUNT(*) FROM q WHERE w = 1 AND d = ?")) {
+                c.setAutoCommit(false);
+                c.setTransactionIsolation(Connection.TRANSACTION_SERIALIZABLE);
+                playRounds(c, rounds, r -> {
+                    int kind = random.nextInt(10), d = random.nextInt(ranges);
+                    if (kind < 5) {
+                        // half the appenders count down: their rows come before the first
+                        int o = (id % 2 == 0 ? r : rounds - r) * threads + id;
+                        for (java.sql.PreparedStatement p : List.of(append, note)) {
+                            p.setInt(1, d);
+                            p.setInt(2, o);
+                            if (p.executeUpdate() != 1) {
+                                throw new AssertionError("one row appended");
+                            }
+                        }
+                    } else if (kind < 8) {
+                        first.setInt(1, d);
+                        int o;
+                        try (ResultSet rs = first.executeQuery()) {
+                            if (!rs.next()) {
+                                c.commit();
+                                return;
+                            }
+                            o = rs.getInt(1);
+                        }
+                        take.setInt(1, d);
+                        take.setInt(2, o);
+                        assertEquals(1, take.executeUpdate(), "the first row read is there to take");
+                        taken.setInt(1, d);
+                        taken.setInt(2, o);
+                        taken.executeUpdate();
+                    } else {
+                        count.setInt(1, d);
+                        try (ResultSet rs = count.executeQuery()) {
+                            rs.next();
+                        }
+                    }
+                    if (kind < 8 && random.nextInt(4) == 0) {
+                        c.rollback();
+                    } else {
+                        c.commit();
+                    }
+                });
+            }
+        });
+        try (Connection c = Engines.fork(url); Statement s = c.createStatement()) {
+            assertEquals(List.of(), IndexIntegrity.problems(c));
+            assertEquals(0, count(s, "SELECT COUNT(*) FROM taken t WHERE NOT EXISTS"
+                    + " (SELECT 1 FROM appended a WHERE a.w = t.w AND a.d = t.d AND a.o = t.o)"), "taken, never committed");
+            assertEquals(0, count(s, "SELECT COUNT(*) FROM taken t, q WHERE q.w = t.w AND q.d = t.d AND q.o = t.o"),
+                    "taken and left");
+            assertEquals(count(s, "SELECT COUNT(*) FROM appended"),
+                    count(s, "SELECT COUNT(*) FROM q") + count(s, "SELECT COUNT(*) FROM taken"));
+            assertTrue(count(s, "SELECT COUNT(*) FROM taken") > 50, "takes were made");
+            s.execute("SHUTDOWN");
+        }
+    }
+
     @Test
     void deletesAndInsertsOfOneRangeRunTogetherAndThePointReadOfARowKeepsItsDeleteOut() throws Exception {
         String url = url(true);

@@ -15,11 +15,13 @@ import java.util.Arrays;
 public final class RowKey {
 
     private final long[] values;
+    private final boolean first;
     private final int hash;
 
-    private RowKey(long[] values) {
+    private RowKey(long[] values, boolean first) {
         this.values = values;
-        long h = 0;
+        this.first = first;
+        long h = first ? 1 : 0;
         for (long v : values) {
             h = (h + v) * 0x9E3779B97F4A7C15L;
             h ^= h >>> 29;
@@ -36,7 +38,7 @@ public final class RowKey {
         if (values.length == 0) {
             throw new IllegalArgumentException("a row key has at least one value");
         }
-        return new RowKey(values.clone());
+        return new RowKey(values.clone(), false);
     }
 
     /**
@@ -48,7 +50,28 @@ public final class RowKey {
             throw new IllegalArgumentException("a row key of " + length + " of " + values.length
                     + " values");
         }
-        return new RowKey(Arrays.copyOf(values, length));
+        return new RowKey(Arrays.copyOf(values, length), false);
+    }
+
+    /**
+     * The name of the *first row* of the key range of the first {@code length} of
+     * {@code values} (copied): which row comes first in the range, in key order, or that the
+     * range is empty. Equal to no row key and no range key; shown as {@code 1, 3, first}.
+     * A read of a range's first row holds S on it instead of S on the range, and only the
+     * inserts and deletes that change which row is first take IX on it (the engine's
+     * CellLocks, lockmgr's README "Key ranges").
+     */
+    public static RowKey firstOf(long[] values, int length) {
+        if (length < 1 || length > values.length) {
+            throw new IllegalArgumentException("a first row of " + length + " of "
+                    + values.length + " values");
+        }
+        return new RowKey(Arrays.copyOf(values, length), true);
+    }
+
+    /** Whether this names the first row of a key range ({@link #firstOf}). */
+    public boolean isFirst() {
+        return first;
     }
 
     /** How many values the key has. */
@@ -64,7 +87,7 @@ public final class RowKey {
     @Override
     public boolean equals(Object o) {
         return o instanceof RowKey && ((RowKey) o).hash == hash
-                && Arrays.equals(((RowKey) o).values, values);
+                && ((RowKey) o).first == first && Arrays.equals(((RowKey) o).values, values);
     }
 
     @Override
@@ -80,6 +103,9 @@ public final class RowKey {
                 b.append(", ");
             }
             b.append(values[i]);
+        }
+        if (first) {
+            b.append(", first");
         }
         return b.toString();
     }

@@ -17,12 +17,17 @@ public final class TableLock extends LockName {
     private volatile long lastWait = NOT_CONTENDED;
     /** Set under X on the table while it is flagged; cleared with the flag. */
     private volatile boolean structureShared;
+    /** Bit j: key ranges of j values have their first rows read by name; set under S or more. */
+    private volatile long firstRowsRead;
     private static final long NOT_CONTENDED = Long.MIN_VALUE;
     private static final VarHandle LAST_WAIT;
+    private static final VarHandle FIRST_ROWS_READ;
 
     static {
         try {
             LAST_WAIT = MethodHandles.lookup().findVarHandle(TableLock.class, "lastWait", long.class);
+            FIRST_ROWS_READ = MethodHandles.lookup().findVarHandle(TableLock.class, "firstRowsRead",
+                    long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -165,6 +170,52 @@ public final class TableLock extends LockName {
             throw new IllegalStateException(displayName + " is not contended");
         }
         structureShared = true;
+    }
+
+    /**
+     * Whether an owner has read the first row of a key range of {@code length} key values
+     * of the table by its first-row name ({@link RowKey#firstOf}): from then on, an owner
+     * that inserts or deletes a row under IX must take IX on the first-row name of each such
+     * range whose first row it changes, and S, to its end, on the row before its own in the
+     * longest such range that has one (README, "Key ranges"). Set by
+     * {@link #markFirstRowsRead}, never cleared. Cheap: one volatile read.
+     */
+    public boolean firstRowsRead(int length) {
+        return (firstRowsRead & bit(length)) != 0;
+    }
+
+    /** Whether {@link #firstRowsRead(int)} holds for any length. */
+    public boolean firstRowsRead() {
+        return firstRowsRead != 0;
+    }
+
+    /**
+     * Sets {@link #firstRowsRead(int)} for {@code length} for owner {@code o}, which holds X
+     * on the table, or S or U and not IX: no other owner holds IX on it, so no insert or
+     * delete that decided its locks before the mark is still going on, provided that those
+     * that come later read the mark after their IX is granted; and {@code o} made none under
+     * IX itself (its own would not have locked the first rows they change, and others could
+     * then read them before {@code o} ends; under X nobody else reads the table meanwhile).
+     * For the owner's own thread, like {@link LockManager#held}.
+     *
+     * @throws IllegalStateException if {@code o} holds neither X nor S or U without IX
+     */
+    public void markFirstRowsRead(Owner o, int length) {
+        LockMode held = manager.held(o, this);
+        if (held != LockMode.X
+                && (held != LockMode.S && held != LockMode.U || manager.holdsIx(o, this))) {
+            throw new IllegalStateException(o + " holds " + held
+                    + (manager.holdsIx(o, this) ? " and IX" : "") + " on " + displayName);
+        }
+        FIRST_ROWS_READ.getAndBitwiseOr(this, bit(length));
+    }
+
+    /** Lengths past 63 share the last bit: their marks are kept together, which is safe. */
+    private static long bit(int length) {
+        if (length < 1) {
+            throw new IllegalArgumentException("a key range of " + length + " values");
+        }
+        return 1L << Math.min(length, 63);
     }
 
     /** An owner queues on the table or under it. */

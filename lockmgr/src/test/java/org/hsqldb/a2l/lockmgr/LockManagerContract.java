@@ -1137,6 +1137,45 @@ abstract class LockManagerContract {
     }
 
     @Test
+    void firstRowsReadAreMarkedPerRangeLengthUnderSOnTheTableOnlyAndStay() {
+        Session a = session(1), b = session(2);
+        assertFalse(u.firstRowsRead());
+        a.grant(keyX(u, 3));
+        assertThrows(IllegalStateException.class, () -> u.markFirstRowsRead(a.o, 2), "IX, not S");
+        a.releaseAll();
+        a.grant(s(u), keyX(u, 4));
+        assertThrows(IllegalStateException.class, () -> u.markFirstRowsRead(a.o, 2),
+                "S beside IX: its own insert locked no first row");
+        a.releaseAll();
+        b.grant(s(u));
+        u.markFirstRowsRead(b.o, 2);
+        assertTrue(u.firstRowsRead());
+        assertTrue(u.firstRowsRead(2));
+        assertFalse(u.firstRowsRead(1));
+        assertThrows(IllegalArgumentException.class, () -> u.firstRowsRead(0));
+        b.releaseAll();
+        assertFalse(u.contended());
+        assertTrue(u.firstRowsRead(2), "never cleared");
+    }
+
+    @Test
+    void aRangesFirstRowNameConflictsWithItsChangersOnlyNotWithTheRangesRows() {
+        LockRequest first = LockRequest.rowKey(u, RowKey.firstOf(new long[] {1, 2}, 2), LockMode.S);
+        LockRequest changer = LockRequest.rowKey(u, RowKey.firstOf(new long[] {1, 2}, 2), LockMode.IX);
+        assertConflict(first, changer);
+        assertConflict(changer, first);
+        assertCompatible(first, first);
+        assertCompatible(changer, changer);
+        // the range itself and its rows are other names
+        assertCompatible(first, LockRequest.rowKey(u, RowKey.of(1, 2), LockMode.IX));
+        assertCompatible(first, LockRequest.rowKey(u, RowKey.of(1, 2, 9), LockMode.X));
+        assertCompatible(first, LockRequest.rowKey(u, RowKey.firstOf(new long[] {1, 3}, 2), LockMode.IX));
+        // and the table's intentions as for any row key
+        assertConflict(first, x(u));
+        assertCompatible(first, LockRequest.ix(u));
+    }
+
+    @Test
     void sharedStructureIsMarkedOnAFlaggedTableAndClearedOnlyWithTheFlag() {
         Session a = session(1), b = session(2);
         m.setContentionMemory(0);

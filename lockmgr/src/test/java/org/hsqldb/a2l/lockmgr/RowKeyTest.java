@@ -37,6 +37,25 @@ class RowKeyTest {
         assertThrows(IllegalArgumentException.class, () -> RowKey.ofFirst(v, 4));
     }
 
+    @Test
+    void theFirstRowOfARangeIsNamedApartFromTheRangeAndItsRows() {
+        long[] v = {1, 42, 7};
+        RowKey first = RowKey.firstOf(v, 2);
+        v[0] = 9;
+        assertEquals(RowKey.firstOf(new long[] {1, 42}, 2), first);
+        assertEquals(RowKey.firstOf(new long[] {1, 42}, 2).hashCode(), first.hashCode());
+        assertTrue(first.isFirst());
+        assertTrue(!RowKey.of(1, 42).isFirst());
+        assertNotEquals(RowKey.of(1, 42), first);
+        assertNotEquals(first, RowKey.of(1, 42));
+        assertNotEquals(RowKey.of(1, 42).hashCode(), first.hashCode());
+        assertNotEquals(RowKey.firstOf(new long[] {1, 42, 7}, 3), RowKey.of(1, 42, 7));
+        assertEquals("1, 42, first", first.toString());
+        assertEquals(2, first.size());
+        assertThrows(IllegalArgumentException.class, () -> RowKey.firstOf(v, 0));
+        assertThrows(IllegalArgumentException.class, () -> RowKey.firstOf(v, 4));
+    }
+
     /** TPC-C's order keys (w, d, o): a list's hash gives these a few thousand values, this key one each. */
     @Test
     void neighbouringCompositeKeysDoNotShareHashes() {
