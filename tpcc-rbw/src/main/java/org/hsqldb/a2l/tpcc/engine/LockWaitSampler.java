@@ -7,19 +7,22 @@ import java.sql.Statement;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * Which locks the terminals wait for: the fork's INFORMATION_SCHEMA.SYSTEM_LOCKS read every few
  * milliseconds during the measured window, each waiting request counted under its lock's name
- * with the key left out (a cell or row key of any row counts under its column or table, marked
- * {@code [key]}) and its mode. The counters say how many waits there were; this says where,
+ * with the key's values left out (a cell or row key of any row counts under its column or table,
+ * each value shown as {@code n}: {@code T.C[n, n]}, a key range {@code T[n]}, a range's first row
+ * {@code T[n, n, first]}) and its mode. The counters say how many waits there were; this says where,
  * weighted by how long they last (a wait seen in many samples lasted long). A wait shows under
  * the name it asked for, whichever name above it (an intention) it waits on.
  */
 public final class LockWaitSampler {
 
     private static final Pattern KEY = Pattern.compile("\\[[^\\]]*\\]");
+    private static final Pattern VALUE = Pattern.compile("-?[0-9]+");
     private final Connection admin;
     private final Map<String, Long> waits = new HashMap<>();
     private long samples;
@@ -40,12 +43,23 @@ public final class LockWaitSampler {
             samples++;
             while (rs.next()) {
                 waiting++;
-                waits.merge(KEY.matcher(rs.getString(1)).replaceAll("[key]") + " " + rs.getString(2), 1L,
+                waits.merge(withoutValues(rs.getString(1)) + " " + rs.getString(2), 1L,
                         Long::sum);
             }
         } finally {
             admin.setAutoCommit(autoCommit);
         }
+    }
+
+    /** {@code name} with each number inside its key's brackets shown as {@code n}. */
+    static String withoutValues(String name) {
+        Matcher m = KEY.matcher(name);
+        StringBuilder out = new StringBuilder();
+        while (m.find()) {
+            m.appendReplacement(out, Matcher.quoteReplacement(VALUE.matcher(m.group()).replaceAll("n")));
+        }
+        m.appendTail(out);
+        return out.toString();
     }
 
     public long samples() {

@@ -18,6 +18,13 @@ import org.junit.jupiter.api.Test;
 class LockWaitSamplerTest {
 
     @Test
+    void aNameKeepsItsKeysShapeAndLosesItsValues() {
+        assertEquals("PUBLIC.T1.C[n, n]", LockWaitSampler.withoutValues("PUBLIC.T1.C[1, -42]"));
+        assertEquals("PUBLIC.NEW_ORDER[n, n, first]", LockWaitSampler.withoutValues("PUBLIC.NEW_ORDER[3, 10, first]"));
+        assertEquals("PUBLIC.T2", LockWaitSampler.withoutValues("PUBLIC.T2"));
+    }
+
+    @Test
     void aWaitingUpdateIsCountedUnderItsColumnWithoutTheKey() throws Exception {
         EngineJars jars = EngineJars.locate(null, null);
         assumeTrue(Files.isRegularFile(jars.fork()), "the fork jar is not built");
