@@ -59,7 +59,7 @@ public final class RowKey {
      * range is empty. Equal to no row key and no range key; shown as {@code 1, 3, first}.
      * A read of a range's first row holds S on it instead of S on the range, and only the
      * inserts and deletes that change which row is first take IX on it (the engine's
-     * CellLocks, lockmgr's README "Key ranges").
+     * CellLocks, lockmgr's README "First rows").
      */
     public static RowKey firstOf(long[] values, int length) {
         if (length < 1 || length > values.length) {

@@ -177,7 +177,7 @@ public final class TableLock extends LockName {
      * of the table by its first-row name ({@link RowKey#firstOf}): from then on, an owner
      * that inserts or deletes a row under IX must take IX on the first-row name of each such
      * range whose first row it changes, and S, to its end, on the row before its own in the
-     * longest such range that has one (README, "Key ranges"). Set by
+     * longest such range that has one (README, "First rows"). Set by
      * {@link #markFirstRowsRead}, never cleared. Cheap: one volatile read.
      */
     public boolean firstRowsRead(int length) {
