@@ -42,7 +42,7 @@ class CellLockingTest {
      * {@code memoryMillis}: both are read when a database opens, so the properties are put
      * back at once.
      */
-    private static Connection openByDefault(String memoryMillis, String url) throws SQLException {
+    static Connection openByDefault(String memoryMillis, String url) throws SQLException {
         String always = System.getProperty("hsqldb.lock_cells");
         System.clearProperty("hsqldb.lock_cells");
         System.setProperty("hsqldb.lock_contention_memory", memoryMillis);
@@ -1802,7 +1802,7 @@ class CellLockingTest {
         return locks;
     }
 
-    private static List<String> explain(Statement s, String sql) {
+    static List<String> explain(Statement s, String sql) {
         List<String> out = new ArrayList<>();
         try (ResultSet rs = s.executeQuery("EXPLAIN LOCKS FOR " + sql)) {
             while (rs.next()) {

@@ -1,11 +1,12 @@
 package org.hsqldb.a2l.fork;
 
+import static org.hsqldb.a2l.fork.StoreHands.call;
+import static org.hsqldb.a2l.fork.StoreHands.changeInAnotherThread;
+import static org.hsqldb.a2l.fork.StoreHands.onAThreadOfNoSession;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -67,57 +68,6 @@ class OptimisticWalkTest {
 
     private static void readEnd(PersistentStore store, long stamp) throws Exception {
         call(store, "readEnd", new Class<?>[] {long.class}, stamp);
-    }
-
-    private static Object call(PersistentStore store, String name, Class<?>[] types, Object... args)
-            throws Exception {
-        Method m = PersistentStore.class.getMethod(name, types);
-        try {
-            return m.invoke(store, args);
-        } catch (InvocationTargetException e) {
-            throw (Exception) e.getCause();
-        }
-    }
-
-    interface Body {
-        void run() throws Exception;
-    }
-
-    /**
-     * Runs {@code body} on a thread that has acted for no session, so the lock check
-     * (-Dhsqldb.lock_check, on in the tests) checks nothing: the test holds no table lock.
-     * A thread that ran a statement would be checked for the session it ran it for.
-     */
-    private static void onAThreadOfNoSession(Body body) throws Exception {
-        ExecutorService thread = Executors.newSingleThreadExecutor();
-        try {
-            thread.submit(() -> {
-                body.run();
-                return null;
-            }).get(30, java.util.concurrent.TimeUnit.SECONDS);
-        } catch (java.util.concurrent.ExecutionException e) {
-            if (e.getCause() instanceof Error) {
-                throw (Error) e.getCause();
-            }
-            throw (Exception) e.getCause();
-        } finally {
-            thread.shutdownNow();
-        }
-    }
-
-    /**
-     * A change of the indexes, as an insert or delete makes it, in a thread of its own; it
-     * must end within 10 s, so a read latch left held by a walk that ended fails the test.
-     */
-    private static void changeInAnotherThread(PersistentStore store) throws Exception {
-        Thread writer = new Thread(() -> {
-            store.writeLock();
-            store.writeUnlock();
-        });
-        writer.setDaemon(true);
-        writer.start();
-        writer.join(10_000);
-        assertFalse(writer.isAlive(), "a change waits for a latch that no walk should hold");
     }
 
     @Test
