@@ -137,7 +137,7 @@ class OptimisticInsertTest {
      */
     @RepeatedTest(3)
     void insertsBesideOtherInsertsAndDeletesKeepEveryIndexWhole() throws Exception {
-        int writers = 3, slots = 24, enough = 30_000;
+        int writers = 3, slots = 24, enough = 1_000_000;
         try (Connection c = Engines.fork(url()); Statement s = c.createStatement()) {
             s.execute("CREATE TABLE k (id INT PRIMARY KEY, a INT, b INT)");
             s.execute("CREATE INDEX k_a ON k (a)");
@@ -219,12 +219,12 @@ class OptimisticInsertTest {
     }
 
     private static void insertConcurrently(String url, String mode) throws Exception {
-        int writers = 3;
-        long millis = 1500;
+        int writers = 3, enough = 50_000;
         AtomicLong committed = new AtomicLong(1), duplicates = new AtomicLong();
         ExecutorService pool = Executors.newFixedThreadPool(writers);
         try {
-            long end = System.nanoTime() + millis * 1_000_000;
+            // to a count of committed rows, within a cap for a slow machine
+            long end = System.nanoTime() + 10_000_000_000L;
             List<Future<Void>> all = new ArrayList<>();
             for (int w = 0; w < writers; w++) {
                 int id = w;
@@ -234,7 +234,7 @@ class OptimisticInsertTest {
                          PreparedStatement ins = c.prepareStatement("INSERT INTO k VALUES (?, ?)")) {
                         c.setAutoCommit(false);
                         int next = id;
-                        while (System.nanoTime() < end) {
+                        while (committed.get() < enough && System.nanoTime() < end) {
                             int batch = 1 + random.nextInt(4);
                             try {
                                 for (int i = 0; i < batch; i++, next += writers) {
