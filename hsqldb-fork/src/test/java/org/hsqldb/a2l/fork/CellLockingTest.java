@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -841,6 +842,108 @@ class CellLockingTest {
             assertEquals(21, writer.queryLong("SELECT SUM(b) FROM t WHERE w = 1"));
             writer.commit();
         }
+    }
+
+    /**
+     * A transaction's cells of one column and row keys of one table are locked whole (the
+     * column, the table) only past lockmgr's threshold, 1024 keys under the parent: before, a
+     * writer of a row the reader has not read gets in; from the 1025th read on, it waits. A
+     * TPC-C Stock-Level reads about 200 stock rows; when the threshold was 64, one that found
+     * the column free took S on all of it to its end, and every New-Order's update of a stock
+     * row waited for it.
+     */
+    @Test
+    void cellsAndRowKeysAreLockedWholeOnlyPastTheLockManagersThreshold() throws Exception {
+        String url = url(true);
+        try (SessionThread reader = new SessionThread(Engines.fork(url), "reader");
+             SessionThread writer = new SessionThread(Engines.fork(url), "writer")) {
+            createStock(reader, 1100);
+            for (SessionThread s : new SessionThread[] {reader, writer}) {
+                s.setAutoCommit(false);
+                s.setIsolation(Connection.TRANSACTION_SERIALIZABLE);
+            }
+            try (PreparedStatement read = reader.connection().prepareStatement(
+                    "SELECT q FROM st WHERE w = 1 AND i = ?")) {
+                readRows(read, 1, 1024);
+                List<String> held = locksOf(reader);
+                assertTrue(held.containsAll(List.of("PUBLIC.ST.Q[1, 1024] S", "PUBLIC.ST[1, 1024] S"))
+                        && !held.contains("PUBLIC.ST.Q S") && !held.contains("PUBLIC.ST S"),
+                        () -> held.size() + " locks");
+                assertEquals(0, databaseCounter(reader, "ESCALATIONS"));
+                // so a row the reader has not read can be written at once
+                assertEquals(1, writer.execute("UPDATE st SET q = 6 WHERE w = 1 AND i = 1100"));
+                writer.commit();
+                // the 1025th key, with the table and the column free: the reader takes them whole
+                readRows(read, 1025, 1025);
+                List<String> after = locksOf(reader);
+                assertTrue(after.containsAll(List.of("PUBLIC.ST S", "PUBLIC.ST.Q S")), () -> after.size() + " locks");
+                assertFalse(after.contains("PUBLIC.ST.Q[1, 1025] S") || after.contains("PUBLIC.ST[1, 1025] S"),
+                        "covered by the column and the table");
+                assertEquals(2, databaseCounter(reader, "ESCALATIONS"), "the row keys and the cells");
+            }
+            Future<Integer> update = writer.submit("UPDATE st SET q = 7 WHERE w = 1 AND i = 1100");
+            writer.awaitLockWait();
+            reader.commit();
+            assertEquals(1, SessionThread.await(update));
+            writer.commit();
+            assertEquals(List.of(), locksOf(reader));
+            assertEquals(List.of(), locksOf(writer));
+        }
+    }
+
+    /** -Dhsqldb.lock_escalation, read when a database opens, sets the threshold instead */
+    @Test
+    void theEscalationThresholdIsTheEnginesPropertyWhenSet() throws Exception {
+        String url = url(true);
+        Connection opened;
+        System.setProperty("hsqldb.lock_escalation", "4");
+        try {
+            opened = Engines.fork(url);
+        } finally {
+            System.clearProperty("hsqldb.lock_escalation");
+        }
+        try (SessionThread reader = new SessionThread(opened, "reader")) {
+            createStock(reader, 10);
+            reader.setAutoCommit(false);
+            reader.setIsolation(Connection.TRANSACTION_SERIALIZABLE);
+            try (PreparedStatement read = reader.connection().prepareStatement(
+                    "SELECT q FROM st WHERE w = 1 AND i = ?")) {
+                readRows(read, 1, 4);
+                assertFalse(locksOf(reader).contains("PUBLIC.ST.Q S"), "4 cells");
+                readRows(read, 5, 5);
+                assertTrue(locksOf(reader).containsAll(List.of("PUBLIC.ST S", "PUBLIC.ST.Q S")), "the fifth");
+            }
+            reader.commit();
+        }
+    }
+
+    /** makes st (w, i, q) with rows (1, 1..rows, 5); q has a writer, so it is read by cells */
+    private static void createStock(SessionThread s, int rows) throws SQLException {
+        s.execute("CREATE TABLE st (w INT, i INT, q INT, PRIMARY KEY (w, i))");
+        try (PreparedStatement insert = s.connection().prepareStatement("INSERT INTO st VALUES (1, ?, 5)")) {
+            for (int i = 1; i <= rows; i++) {
+                insert.setInt(1, i);
+                insert.addBatch();
+            }
+            insert.executeBatch();
+        }
+        s.execute("UPDATE st SET q = q WHERE w = 9 AND i = 9");
+    }
+
+    private static void readRows(PreparedStatement read, int from, int to) throws SQLException {
+        for (int i = from; i <= to; i++) {
+            read.setInt(1, i);
+            try (ResultSet rs = read.executeQuery()) {
+                assertTrue(rs.next());
+                assertEquals(5, rs.getInt(1));
+            }
+        }
+    }
+
+    /** a counter of SYSTEM_LOCK_COUNTERS: the database's, all sessions together */
+    private static long databaseCounter(SessionThread s, String name) throws SQLException {
+        return s.queryLong("SELECT COUNTER_VALUE FROM INFORMATION_SCHEMA.SYSTEM_LOCK_COUNTERS WHERE COUNTER_NAME = '"
+                + name + "'");
     }
 
     @Test

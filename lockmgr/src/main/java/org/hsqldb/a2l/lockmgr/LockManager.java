@@ -79,7 +79,7 @@ public abstract class LockManager {
     // outcomes of the primitives (R_RETRY: the keyed name was killed; look it up again)
     static final int GRANTED_NOW = 0, GRANTED_WAITED = 1, R_DEADLOCK = 2, R_TIMEOUT = 3,
             R_CANCELLED = 4, R_INTERRUPTED = 5, R_RETRY = 6;
-    static final int DEFAULT_KEY_SWEEP_SIZE = 4096, DEFAULT_ESCALATION_THRESHOLD = 64;
+    static final int DEFAULT_KEY_SWEEP_SIZE = 4096, DEFAULT_ESCALATION_THRESHOLD = 1024;
     static final long DEFAULT_CONTENTION_MEMORY_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
     /** Strictly FIFO unless the embedder chooses a window (the engine takes 20 ms). */
     static final long DEFAULT_BARGE_WINDOW_NANOS = 0;
@@ -623,7 +623,7 @@ public abstract class LockManager {
      * How many keyed names (cells of one attribute, row keys of one table) an owner takes
      * under one parent before a further keyed request takes the parent itself in its mode
      * (lock escalation; counted in {@link LockCounters#escalations()}). Keeps an owner's lock
-     * memory bounded while escalations succeed; default 64. An escalation is only tried: when
+     * memory bounded while escalations succeed; default 1024. An escalation is only tried: when
      * the parent cannot be granted at once (another owner holds something under it that
      * conflicts), the request takes its keyed lock as usual, and the owner tries again once
      * its keys under that parent have doubled; two owners escalating under one parent would

@@ -18,8 +18,8 @@ class EngineRegistryTest {
         EngineRegistry r = EngineRegistry.load();
         assertEquals(List.of("upstream", "upstream-mvcc", "upstream-mvlocks", "fork-locks", "fork-lf", "fork-a2l",
                 "fork-a2l-latched", "fork-a2l-cell", "fork-lf-rl", "fork-a2l-rl", "fork-mvlocks", "fork-mvcc",
-                "fork-a2l-plain", "fork-a2l-uread", "fork-a2l-fifo", "fork-a2l-cell-fifo", "h2", "derby",
-                "postgresql"), r.names());
+                "fork-a2l-plain", "fork-a2l-uread", "fork-a2l-fifo", "fork-a2l-cell-fifo", "fork-a2l-cell-escalate-64",
+                "h2", "derby", "postgresql"), r.names());
         assertEquals("declared-write-sets", r.find("fork-a2l-rl").orElseThrow().hook());
         EngineConfig up = r.find("upstream").orElseThrow();
         assertEquals(EngineConfig.JarKind.UPSTREAM, up.jar());
@@ -117,6 +117,9 @@ class EngineRegistryTest {
             assertEquals(Map.of("hsqldb.lock_barge_window", "0"), f.systemProperties());
             assertTrue(f.isVariant());
         }
+        EngineConfig escalate64 = r.find("fork-a2l-cell-escalate-64").orElseThrow();
+        assertEquals(Map.of("hsqldb.lock_escalation", "64"), escalate64.systemProperties());
+        assertTrue(escalate64.isVariant());
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> EngineRegistry.parse(List.of("a | fork | x | | none | reads=sometimes")));
         assertTrue(e.getMessage().contains("line 1") && e.getMessage().contains("sometimes"), e.getMessage());
