@@ -232,11 +232,9 @@ class AttributeLockingTest {
                     + sessionOne + " AND LOCK_NAME = 'PUBLIC.T.B' AND LOCK_STATE = 'WAITING'"));
             one.commit();
             SessionThread.await(waits);
-            assertTrue(one.queryLong("SELECT COUNTER_VALUE FROM INFORMATION_SCHEMA.SYSTEM_LOCK_COUNTERS "
-                    + "WHERE COUNTER_NAME = 'WAITS'") >= 1);
+            assertTrue(one.lockCounter("WAITS") >= 1);
             one.execute("SET DATABASE RESET LOCK COUNTERS");
-            assertEquals(0, one.queryLong("SELECT COUNTER_VALUE FROM INFORMATION_SCHEMA.SYSTEM_LOCK_COUNTERS "
-                    + "WHERE COUNTER_NAME = 'WAITS'"));
+            assertEquals(0, one.lockCounter("WAITS"));
         }
     }
 }

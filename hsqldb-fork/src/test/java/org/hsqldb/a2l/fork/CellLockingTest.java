@@ -869,7 +869,7 @@ class CellLockingTest {
                 assertTrue(held.containsAll(List.of("PUBLIC.ST.Q[1, 1024] S", "PUBLIC.ST[1, 1024] S"))
                         && !held.contains("PUBLIC.ST.Q S") && !held.contains("PUBLIC.ST S"),
                         () -> held.size() + " locks");
-                assertEquals(0, databaseCounter(reader, "ESCALATIONS"));
+                assertEquals(0, reader.lockCounter("ESCALATIONS"));
                 // so a row the reader has not read can be written at once
                 assertEquals(1, writer.execute("UPDATE st SET q = 6 WHERE w = 1 AND i = 1100"));
                 writer.commit();
@@ -879,7 +879,7 @@ class CellLockingTest {
                 assertTrue(after.containsAll(List.of("PUBLIC.ST S", "PUBLIC.ST.Q S")), () -> after.size() + " locks");
                 assertFalse(after.contains("PUBLIC.ST.Q[1, 1025] S") || after.contains("PUBLIC.ST[1, 1025] S"),
                         "covered by the column and the table");
-                assertEquals(2, databaseCounter(reader, "ESCALATIONS"), "the row keys and the cells");
+                assertEquals(2, reader.lockCounter("ESCALATIONS"), "the row keys and the cells");
             }
             Future<Integer> update = writer.submit("UPDATE st SET q = 7 WHERE w = 1 AND i = 1100");
             writer.awaitLockWait();
@@ -938,12 +938,6 @@ class CellLockingTest {
                 assertEquals(5, rs.getInt(1));
             }
         }
-    }
-
-    /** a counter of SYSTEM_LOCK_COUNTERS: the database's, all sessions together */
-    private static long databaseCounter(SessionThread s, String name) throws SQLException {
-        return s.queryLong("SELECT COUNTER_VALUE FROM INFORMATION_SCHEMA.SYSTEM_LOCK_COUNTERS WHERE COUNTER_NAME = '"
-                + name + "'");
     }
 
     @Test

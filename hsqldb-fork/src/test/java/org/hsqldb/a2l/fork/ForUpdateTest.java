@@ -94,7 +94,7 @@ class ForUpdateTest {
             assertEquals(1, SessionThread.await(aw));
             a.commit();
             b.rollback();
-            long deadlocks = counter(reader, "DEADLOCKS");
+            long deadlocks = reader.lockCounter("DEADLOCKS");
 
             // reads for update: b waits at its read, then goes on; no deadlock
             a.queryLong("SELECT n FROM d WHERE id = 1 FOR UPDATE OF n");
@@ -106,11 +106,11 @@ class ForUpdateTest {
             SessionThread.await(bRead);
             b.execute("UPDATE d SET n = n + 1 WHERE id = 2");
             b.commit();
-            assertEquals(deadlocks, counter(reader, "DEADLOCKS"));
+            assertEquals(deadlocks, reader.lockCounter("DEADLOCKS"));
             assertEquals(12, reader.queryLong("SELECT n FROM d WHERE id = 1"));
             assertEquals(21, reader.queryLong("SELECT n FROM d WHERE id = 2"));
-            assertTrue(counter(reader, "UPGRADES") > 0);
-            assertTrue(counter(reader, "UPGRADE_DEADLOCKS") >= 1, "the plain reads' deadlock was an upgrade's");
+            assertTrue(reader.lockCounter("UPGRADES") > 0);
+            assertTrue(reader.lockCounter("UPGRADE_DEADLOCKS") >= 1, "the plain reads' deadlock was an upgrade's");
         }
     }
 
@@ -175,10 +175,5 @@ class ForUpdateTest {
             assertEquals(11, a.queryLong("SELECT n FROM d WHERE id = 1"));
             assertEquals(21, a.queryLong("SELECT n FROM d WHERE id = 2"));
         }
-    }
-
-    private static long counter(SessionThread s, String name) throws SQLException {
-        return s.queryLong("SELECT COUNTER_VALUE FROM INFORMATION_SCHEMA.SYSTEM_LOCK_COUNTERS WHERE COUNTER_NAME = '"
-                + name + "'");
     }
 }

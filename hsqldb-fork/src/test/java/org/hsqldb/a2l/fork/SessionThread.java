@@ -113,6 +113,15 @@ public final class SessionThread implements AutoCloseable {
         });
     }
 
+    /**
+     * A counter of the fork's INFORMATION_SCHEMA.SYSTEM_LOCK_COUNTERS (REQUESTS, WAITS, DEADLOCKS,
+     * ESCALATIONS, ...): the database's, all sessions together, read through this session.
+     */
+    public long lockCounter(String name) throws SQLException {
+        return queryLong("SELECT COUNTER_VALUE FROM INFORMATION_SCHEMA.SYSTEM_LOCK_COUNTERS WHERE COUNTER_NAME = '"
+                + name + "'");
+    }
+
     /** {@link #queryLong} for a string value. */
     public String queryString(String sql) throws SQLException {
         return await(executor.submit(() -> {
