@@ -259,7 +259,7 @@ public abstract class LockManager {
                     throw new IllegalArgumentException(name + " belongs to another lock manager");
                 }
                 processed++;
-                final int mode = r.mode().code();
+                int mode = r.mode().code();
                 // (IX on an attribute is IX on a key range of its cells: their writer)
                 if ((mode == U || mode == X || mode == IX) && name instanceof AttributeLock) {
                     ((AttributeLock) name).noteWrite();
@@ -272,12 +272,16 @@ public abstract class LockManager {
                         immediate++;
                         continue;
                     }
-                    // (IX on a key range is not escalated: IX on the table or attribute
-                    // does not stand for it towards the range's readers)
                     if (ph != null && ph.keyHolds >= escalationThreshold
-                            && ph.keyHolds >= ph.escalateAt && mode != IX) {
+                            && ph.keyHolds >= ph.escalateAt) {
                         key = null; // enough keys under the parent: lock the parent itself
                         escalated = true;
+                        // (IX on a key range or a cell, the engine's increments, becomes X
+                        // on the parent: IX there would not stand for it towards the
+                        // range's or the cell's readers)
+                        if (mode == IX) {
+                            mode = X;
+                        }
                     }
                 }
                 for (;;) {
@@ -324,6 +328,7 @@ public abstract class LockManager {
                             h.escalateAt = 2 * h.keyHolds;
                             escalated = false;
                             key = r.key();
+                            mode = r.mode().code();
                             continue;
                         }
                         st = own > GRANTED_WAITED ? own : Math.max(st, own);
@@ -621,8 +626,8 @@ public abstract class LockManager {
 
     /**
      * How many keyed names (cells of one attribute, row keys of one table) an owner takes
-     * under one parent before a further keyed request takes the parent itself in its mode
-     * (lock escalation; counted in {@link LockCounters#escalations()}). Keeps an owner's lock
+     * under one parent before a further keyed request takes the parent itself in its mode, X
+     * for IX (lock escalation; counted in {@link LockCounters#escalations()}). Keeps an owner's lock
      * memory bounded while escalations succeed; default 1024. An escalation is only tried: when
      * the parent cannot be granted at once (another owner holds something under it that
      * conflicts), the request takes its keyed lock as usual, and the owner tries again once

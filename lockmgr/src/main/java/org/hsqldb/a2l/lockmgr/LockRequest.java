@@ -93,22 +93,24 @@ public final class LockRequest {
      * It is locked in S by a statement that reads the range, and in IX by each insert or
      * delete of a row in it, beside X on the row's own key: inserters of one range do not
      * exclude each other, readers of a range exclude its inserters (no phantom). IX on a
-     * row key is never escalated: IX on the table would not stand for it.
+     * row key escalates to X on the table, not IX: IX there would not stand for it.
      */
     public static LockRequest rowKey(TableLock table, Object key, LockMode mode) {
         return new LockRequest(table, mode, Objects.requireNonNull(key, "key"));
     }
 
     /**
-     * The cell of {@code attribute} at row key {@code key}, in {@code mode} (S, U or X).
-     * Taking it also takes the attribute's intention (IS for S, IX for U and X), which
+     * The cell of {@code attribute} at row key {@code key}, in {@code mode} (S, U, X or IX).
+     * Taking it also takes the attribute's intention (IS for S, IX for U, X and IX), which
      * conflicts with other owners' locks on the whole attribute, and the table's intention.
+     * IX on a cell is compatible with IX only: the engine's increments of a cell, which
+     * commute, take it.
      *
      * <p>As a row key, a cell's key may name a key range: the values of the attribute in the
      * rows whose key starts with the key's values. It is locked in S or U by a statement that
      * reads the range, and in IX by each writer of a cell in it, beside the cell's own U or X:
      * writers of one range do not exclude each other, readers of a range exclude its writers.
-     * IX on a cell is never escalated: IX on the attribute would not stand for it.
+     * IX on a cell escalates to X on the attribute, not IX: IX there would not stand for it.
      */
     public static LockRequest cell(AttributeLock attribute, Object key, LockMode mode) {
         return new LockRequest(attribute, mode, Objects.requireNonNull(key, "key"));

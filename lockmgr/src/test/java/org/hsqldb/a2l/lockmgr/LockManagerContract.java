@@ -1333,8 +1333,8 @@ abstract class LockManagerContract {
     }
 
     @Test
-    void aCellsKeyRangeIxIsNeverEscalatedAndXOnTheColumnCoversIt() {
-        assertARangesIxIsNeverEscalatedAndXOnItsParentCoversIt(ta);
+    void aCellsKeyRangeIxEscalatesToXOnTheColumnWhichCoversIt() {
+        assertARangesIxEscalatesToXOnItsParentWhichCoversIt(ta);
     }
 
     static LockRequest cellRangeIX(AttributeLock a, int k) {
@@ -1403,22 +1403,31 @@ abstract class LockManagerContract {
     }
 
     @Test
-    void aKeyRangesIxIsNeverEscalatedAndXOnTheTableCoversIt() {
-        assertARangesIxIsNeverEscalatedAndXOnItsParentCoversIt(t);
+    void aKeyRangesIxEscalatesToXOnTheTableWhichCoversIt() {
+        assertARangesIxEscalatesToXOnItsParentWhichCoversIt(t);
     }
 
     /** A key range of {@code parent} (a table's rows or a column's values) in IX. */
-    private void assertARangesIxIsNeverEscalatedAndXOnItsParentCoversIt(LockName parent) {
+    private void assertARangesIxEscalatesToXOnItsParentWhichCoversIt(LockName parent) {
         m.setEscalationThreshold(2);
         Session a = session(1), b = session(2);
+        b.grant(keyed(parent, 21, LockMode.IX));
         a.grant(keyed(parent, 11, LockMode.X), keyed(parent, 12, LockMode.X));
-        a.grant(keyed(parent, 1, LockMode.IX));  // past the threshold: still the range's own IX
+        a.grant(keyed(parent, 1, LockMode.IX));  // past the threshold, the parent not free
         assertEquals(0, m.counters().escalations());
         assertEquals(LockMode.IX, a.held(new KeyLock(parent, List.of(1))));
         assertEquals(Status.TIMEOUT, b.tryShort(keyed(parent, 1, LockMode.S)));
         Set<String> rows = m.snapshot().stream().filter(i -> i.ownerId() == a.o.id())
                 .map(i -> i.mode() + " " + i.name()).collect(Collectors.toSet());
         assertTrue(rows.contains("IX " + parent + "[1]"), rows::toString);
+        b.releaseAll();
+        a.releaseAll();
+        a.grant(keyed(parent, 11, LockMode.X), keyed(parent, 12, LockMode.X));
+        a.grant(keyed(parent, 1, LockMode.IX));  // past the threshold: X on the parent, not IX
+        assertEquals(1, m.counters().escalations());
+        assertEquals(LockMode.X, a.held(parent));
+        assertNull(parent.keyed(List.of(1)));
+        assertEquals(Status.TIMEOUT, b.tryShort(keyed(parent, 1, LockMode.S)));
         a.releaseAll();
         a.grant(x(parent));
         a.grant(keyed(parent, 2, LockMode.IX)); // covered by X on the parent: no name made
@@ -1470,6 +1479,36 @@ abstract class LockManagerContract {
         assertEquals(Status.GRANTED, b.tryShort(cellX(tb, 9)));
         a.releaseAll();
         b.grant(cellX(ta, 9));
+        b.releaseAll();
+        assertEquals(List.of(), m.snapshot());
+    }
+
+    /**
+     * IX on cells (the engine's increments, or writes of key ranges) escalates too, to X on the
+     * column: IX there would let in the readers of the cells it stands for.
+     */
+    @Test
+    void manyIxCellsOfOneColumnEscalateToXOnTheColumn() {
+        m.setEscalationThreshold(3);
+        Session a = session(1), b = session(2);
+        a.grant(cellRangeIX(ta, 1), cellRangeIX(ta, 2), cellRangeIX(ta, 3));
+        b.grant(cellRangeIX(ta, 1));             // increments of one cell go together
+        a.grant(cellRangeIX(ta, 4));             // past the threshold, but X(T.a) is not free
+        assertEquals(0, m.counters().escalations());
+        assertEquals(LockMode.IX, a.held(new KeyLock(ta, List.of(4))));
+        b.releaseAll();
+        for (int k = 5; k < 7; k++) {
+            a.grant(cellRangeIX(ta, k));         // tried again at twice the 3 keys it held
+        }
+        assertEquals(0, m.counters().escalations());
+        a.grant(cellRangeIX(ta, 7));
+        assertEquals(1, m.counters().escalations());
+        assertEquals(LockMode.X, a.held(ta));
+        assertNull(a.held(new KeyLock(ta, List.of(7))));
+        assertEquals(Status.TIMEOUT, b.tryShort(cellRangeIX(ta, 9)));
+        assertEquals(Status.TIMEOUT, b.tryShort(cellS(ta, 1)));
+        assertEquals(Status.GRANTED, b.tryShort(cellRangeIX(tb, 9)));
+        a.releaseAll();
         b.releaseAll();
         assertEquals(List.of(), m.snapshot());
     }

@@ -447,6 +447,12 @@ class RandomizedConcurrencyTest {
             escalating.clear();
         }
 
+        /** keyed names held under the request's parent (S and IX on one key are one name) */
+        static long keysUnder(Map<Target, Held> model, LockRequest q) {
+            return model.keySet().stream().filter(k -> k.keyed() && k.name == q.name())
+                    .map(k -> k.key).distinct().count();
+        }
+
         void grant(Map<Target, Held> model, LockRequest q, LockDuration d) {
             boolean txnCall = d == LockDuration.TRANSACTION;
             LockMode mode = q.mode();
@@ -454,9 +460,13 @@ class RandomizedConcurrencyTest {
             if (q.key() != null) {
                 Held parent = model.get(new Target(q.name(), null, false));
                 Held table = model.get(new Target(q.name().table(), null, false));
-                if (mode == LockMode.IX) { // a key range: covered by X above only, never escalated
+                if (mode == LockMode.IX) { // a key range: covered by X above only, escalated to X
                     if (parent != null && parent.mode == LockMode.X
                             || table != null && table.mode == LockMode.X) {
+                        return;
+                    }
+                    if (keysUnder(model, q) >= escalation) {
+                        escalatingUnder.get().merge(q.name(), LockMode.X, (x, y) -> x.covers(y) ? x : y);
                         return;
                     }
                     Held same = model.get(new Target(q.name(), q.key(), false));
@@ -472,10 +482,7 @@ class RandomizedConcurrencyTest {
                 if (!(q.name() instanceof TableLock) && table != null && table.mode == LockMode.X) {
                     return;
                 }
-                // keyed names held under the parent (S and IX on one key are one name)
-                long under = model.keySet().stream().filter(k -> k.keyed() && k.name == q.name())
-                        .map(k -> k.key).distinct().count();
-                if (under >= escalation) {
+                if (keysUnder(model, q) >= escalation) {
                     // an escalation is only tried (it takes the parent if that is free now,
                     // else the key): the owner's state after the call says which; see resync
                     escalatingUnder.get().merge(q.name(), mode, (x, y) -> x.covers(y) ? x : y);
