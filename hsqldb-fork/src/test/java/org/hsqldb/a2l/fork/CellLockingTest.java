@@ -97,7 +97,8 @@ class CellLockingTest {
             create(one);
             one.setAutoCommit(false);
             two.setAutoCommit(false);
-            String update = "UPDATE t SET b = b + 1 WHERE w = 1 AND d = ";
+            // (b * 1 + 1: a write, not an increment, which would take IX: CellIncrementTest)
+            String update = "UPDATE t SET b = b * 1 + 1 WHERE w = 1 AND d = ";
             try (Statement s = one.connection().createStatement()) {
                 assertTrue(explain(s, update + "1").contains(
                         "PUBLIC.T.B X COLUMN no transaction has waited on the table lately"));
@@ -145,7 +146,8 @@ class CellLockingTest {
             one.setAutoCommit(false);
             two.setAutoCommit(false);
             three.setAutoCommit(false);
-            String b = "UPDATE t SET b = b + 1 WHERE w = ", c = "UPDATE t SET c = c + 1 WHERE w = ";
+            // (* 1 + 1: writes, not increments, which would take IX: CellIncrementTest)
+            String b = "UPDATE t SET b = b * 1 + 1 WHERE w = ", c = "UPDATE t SET c = c * 1 + 1 WHERE w = ";
             assertEquals(1, one.execute(b + "1 AND d = 1")); // the whole column B
             Future<Integer> waiting = two.submit(b + "1 AND d = 2");
             two.awaitLockWait(); // the table is contended from now on

@@ -19,7 +19,7 @@ class EngineRegistryTest {
         assertEquals(List.of("upstream", "upstream-mvcc", "upstream-mvlocks", "fork-locks", "fork-lf", "fork-a2l",
                 "fork-a2l-latched", "fork-a2l-cell", "fork-lf-rl", "fork-a2l-rl", "fork-mvlocks", "fork-mvcc",
                 "fork-a2l-plain", "fork-a2l-uread", "fork-a2l-fifo", "fork-a2l-cell-fifo", "fork-a2l-cell-escalate-64",
-                "h2", "derby", "postgresql"), r.names());
+                "fork-a2l-cell-increments", "h2", "derby", "postgresql"), r.names());
         assertEquals("declared-write-sets", r.find("fork-a2l-rl").orElseThrow().hook());
         EngineConfig up = r.find("upstream").orElseThrow();
         assertEquals(EngineConfig.JarKind.UPSTREAM, up.jar());
@@ -120,6 +120,10 @@ class EngineRegistryTest {
         EngineConfig escalate64 = r.find("fork-a2l-cell-escalate-64").orElseThrow();
         assertEquals(Map.of("hsqldb.lock_escalation", "64"), escalate64.systemProperties());
         assertTrue(escalate64.isVariant());
+        EngineConfig increments = r.find("fork-a2l-cell-increments").orElseThrow();
+        assertEquals(Map.of("hsqldb.cell_increments", "true"), increments.systemProperties());
+        assertEquals("jdbc:hsqldb:mem:tpcc;hsqldb.tx=a2l;hsqldb.lock_granularity=cell", increments.url("tpcc"));
+        assertTrue(increments.isVariant());
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> EngineRegistry.parse(List.of("a | fork | x | | none | reads=sometimes")));
         assertTrue(e.getMessage().contains("line 1") && e.getMessage().contains("sometimes"), e.getMessage());
