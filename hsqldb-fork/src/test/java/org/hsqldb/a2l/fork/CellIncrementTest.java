@@ -331,6 +331,59 @@ class CellIncrementTest {
     }
 
     /**
+     * A statement that adds to a and then is refused its increment of b takes back what it added
+     * to a, while others keep adding to a: none of theirs is lost (putting back the value a had
+     * before the statement would lose those that came in between).
+     */
+    @Test
+    void aStatementRefusedHalfWayThroughARowLosesNoOtherIncrement() throws Exception {
+        String url = url();
+        int adders = 3, rounds = 400;
+        try (SessionThread holder = session(url, "holder")) {
+            holder.execute("CREATE TABLE small (id INT PRIMARY KEY, a INT, b DECIMAL(4,0))");
+            holder.execute("INSERT INTO small VALUES (1, 0, 5000)");
+            holder.setAutoCommit(false);
+            // b is 1000, or 5000 if this rolls back: any b + 5000 is refused meanwhile
+            assertEquals(1, holder.execute("UPDATE small SET b = b - 4000 WHERE id = 1"));
+            ExecutorService pool = Executors.newFixedThreadPool(adders + 1);
+            List<Future<Integer>> done = new ArrayList<>();
+            for (int t = 0; t < adders; t++) {
+                done.add(pool.submit(() -> {
+                    try (Connection c = open(url);
+                         PreparedStatement add = c.prepareStatement("UPDATE small SET a = a + 1 WHERE id = 1")) {
+                        for (int r = 0; r < rounds; r++) {
+                            assertEquals(1, add.executeUpdate());
+                        }
+                    }
+                    return rounds;
+                }));
+            }
+            Future<Integer> refused = pool.submit(() -> {
+                int n = 0;
+                try (Connection c = open(url);
+                     PreparedStatement add = c.prepareStatement(
+                             "UPDATE small SET a = a + 1, b = b + 5000 WHERE id = 1")) {
+                    while (done.stream().anyMatch(f -> !f.isDone())) {
+                        SQLException e = assertThrows(SQLException.class, add::executeUpdate);
+                        assertEquals("22003", e.getSQLState());
+                        n++;
+                    }
+                }
+                return n;
+            });
+            int total = 0;
+            for (Future<Integer> f : done) {
+                total += SessionThread.await(f);
+            }
+            assertTrue(SessionThread.await(refused) > 0);
+            pool.shutdown();
+            holder.rollback();
+            assertEquals(total, holder.queryLong("SELECT a FROM small WHERE id = 1"));
+            assertEquals(5000, holder.queryLong("SELECT b FROM small WHERE id = 1"));
+        }
+    }
+
+    /**
      * Escrow: an increment is refused if a rollback of another one in progress could leave the
      * value out of its type's range; one that no outcome pushes out is let in.
      */

@@ -97,7 +97,7 @@ class CellLockingTest {
             create(one);
             one.setAutoCommit(false);
             two.setAutoCommit(false);
-            // (b * 1 + 1: a write, not an increment, which would take IX: CellIncrementTest)
+            // (b * 1 + 1: a write, not an increment, which may take IX: CellIncrementTest)
             String update = "UPDATE t SET b = b * 1 + 1 WHERE w = 1 AND d = ";
             try (Statement s = one.connection().createStatement()) {
                 assertTrue(explain(s, update + "1").contains(
@@ -146,7 +146,7 @@ class CellLockingTest {
             one.setAutoCommit(false);
             two.setAutoCommit(false);
             three.setAutoCommit(false);
-            // (* 1 + 1: writes, not increments, which would take IX: CellIncrementTest)
+            // (* 1 + 1: writes, not increments, which may take IX: CellIncrementTest)
             String b = "UPDATE t SET b = b * 1 + 1 WHERE w = ", c = "UPDATE t SET c = c * 1 + 1 WHERE w = ";
             assertEquals(1, one.execute(b + "1 AND d = 1")); // the whole column B
             Future<Integer> waiting = two.submit(b + "1 AND d = 2");

@@ -1,6 +1,7 @@
 package org.hsqldb.a2l.fork;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.BufferedReader;
@@ -9,11 +10,16 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
@@ -109,6 +115,67 @@ class InPlaceDurabilityTest {
         assertTrue(p.waitFor(60, TimeUnit.SECONDS));
         assertEquals(EXPECTED, state(url(dir)));
         shutdown(url(dir), "SHUTDOWN");
+    }
+
+    /**
+     * Under LOCK GRANULARITY CELL, sessions that update different rows of one column commit
+     * together (cells) and are replayed in one thread, which takes the whole column while the
+     * table is not contended: each transaction's log records must come with its COMMIT, not
+     * between another's records and COMMIT, or the replay waits for itself for good.
+     */
+    @Test
+    @RequiresPatch("Lock-cells-row-keys-and-key-ranges")
+    void cellWritersCommittingTogetherAreReplayedInOneThread(@TempDir Path dir) throws Exception {
+        String url = url(dir) + ";hsqldb.lock_granularity=cell";
+        int threads = 4, rounds = 250;
+        try (Connection c = DriverManager.getConnection(url, "SA", ""); Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE t (id INT PRIMARY KEY, x INT)");
+            for (int i = 0; i < threads; i++) {
+                s.execute("INSERT INTO t VALUES (" + i + ", 0)");
+            }
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        List<Future<?>> done = new ArrayList<>();
+        for (int i = 0; i < threads; i++) {
+            int id = i;
+            done.add(pool.submit(() -> {
+                try (Connection c = DriverManager.getConnection(url, "SA", "");
+                     PreparedStatement p = c.prepareStatement("UPDATE t SET x = ? WHERE id = ?")) {
+                    c.setAutoCommit(false);
+                    for (int r = 1; r <= rounds; r++) {
+                        p.setInt(1, r);
+                        p.setInt(2, id);
+                        assertEquals(1, p.executeUpdate());
+                        c.commit();
+                    }
+                }
+                return null;
+            }));
+        }
+        for (Future<?> f : done) {
+            SessionThread.await(f);
+        }
+        pool.shutdown();
+        shutdown(url, "SHUTDOWN IMMEDIATELY");
+        // replayed with cells only on contended tables, the default: the column, whole
+        String always = System.getProperty("hsqldb.lock_cells");
+        System.clearProperty("hsqldb.lock_cells");
+        try {
+            String state = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
+                try (Connection c = DriverManager.getConnection(url, "SA", "");
+                     Statement s = c.createStatement();
+                     ResultSet rs = s.executeQuery("SELECT COUNT(*), MIN(x), MAX(x) FROM t")) {
+                    rs.next();
+                    return rs.getInt(1) + ":" + rs.getInt(2) + ":" + rs.getInt(3);
+                }
+            }, "the replay of the log waits for itself");
+            assertEquals(threads + ":" + rounds + ":" + rounds, state);
+        } finally {
+            if (always != null) {
+                System.setProperty("hsqldb.lock_cells", always);
+            }
+        }
+        shutdown(url, "SHUTDOWN");
     }
 
     private static void shutdown(String url, String how) throws SQLException {
