@@ -363,7 +363,8 @@ class CellIncrementTest {
                 try (Connection c = open(url);
                      PreparedStatement add = c.prepareStatement(
                              "UPDATE small SET a = a + 1, b = b + 5000 WHERE id = 1")) {
-                    while (done.stream().anyMatch(f -> !f.isDone())) {
+                    // at least 200 tries, whether the adders are still going or not
+                    while (n < 200 || done.stream().anyMatch(f -> !f.isDone())) {
                         SQLException e = assertThrows(SQLException.class, add::executeUpdate);
                         assertEquals("22003", e.getSQLState());
                         n++;
@@ -375,7 +376,7 @@ class CellIncrementTest {
             for (Future<Integer> f : done) {
                 total += SessionThread.await(f);
             }
-            assertTrue(SessionThread.await(refused) > 0);
+            assertTrue(SessionThread.await(refused) >= 200);
             pool.shutdown();
             holder.rollback();
             assertEquals(total, holder.queryLong("SELECT a FROM small WHERE id = 1"));
@@ -491,7 +492,8 @@ class CellIncrementTest {
                 try (Connection c = open(url); Statement s = c.createStatement()) {
                     c.setAutoCommit(false);
                     c.setTransactionIsolation(Connection.TRANSACTION_SERIALIZABLE);
-                    while (done.stream().anyMatch(f -> !f.isDone())) {
+                    // at least 20 scans, whether the movers are still going or not
+                    while (scans.get() < 20 || done.stream().anyMatch(f -> !f.isDone())) {
                         try (ResultSet rs = s.executeQuery("SELECT SUM(bal) FROM acct")) {
                             rs.next();
                             assertEquals(BigDecimal.valueOf(rows * 100000L, 2), rs.getBigDecimal(1));
@@ -507,7 +509,7 @@ class CellIncrementTest {
             }
             SessionThread.await(scanner);
             pool.shutdown();
-            assertTrue(scans.get() > 0);
+            assertTrue(scans.get() >= 20);
             for (int r = 1; r <= rows; r++) {
                 long cents = 100000;
                 long n = 0;
