@@ -85,7 +85,7 @@ class CellIncrementTest {
             reader.setAutoCommit(false);
             assertEquals(1, SessionThread.await(one.submitPrepared(ADD, new BigDecimal("10.50"), 1)));
             assertEquals(1, SessionThread.await(two.submitPrepared(ADD, new BigDecimal("-3.25"), 1)), "at once");
-            List<String> locks = locksOf(two);
+            List<String> locks = CellLockingTest.locksOf(two);
             assertTrue(locks.contains("PUBLIC.ACCT.BAL[1] IX") && locks.contains("PUBLIC.ACCT.CNT[1] IX"),
                     locks::toString);
             assertEquals(0, one.lockCounter("WAITS"));
@@ -113,7 +113,7 @@ class CellIncrementTest {
             one.setAutoCommit(false);
             two.setAutoCommit(false);
             assertEquals(1, SessionThread.await(one.submitPrepared(ADD, BigDecimal.ONE, 1)));
-            assertTrue(locksOf(one).contains("PUBLIC.ACCT.BAL[1] X"), () -> locksOf(one).toString());
+            assertTrue(CellLockingTest.locksOf(one).contains("PUBLIC.ACCT.BAL[1] X"), () -> lockList(one));
             Future<Integer> second = two.submitPrepared(ADD, BigDecimal.ONE, 1);
             two.awaitLockWait();
             one.commit();
@@ -136,11 +136,11 @@ class CellIncrementTest {
             for (int id = 1; id <= 4; id++) {
                 assertEquals(1, one.execute("UPDATE acct SET bal = bal + 1 WHERE id = " + id));
             }
-            assertTrue(locksOf(one).contains("PUBLIC.ACCT.BAL[4] IX"), () -> locksOf(one).toString());
+            assertTrue(CellLockingTest.locksOf(one).contains("PUBLIC.ACCT.BAL[4] IX"), () -> lockList(one));
             assertEquals(0, one.lockCounter("ESCALATIONS"));
             assertEquals(1, one.execute("UPDATE acct SET bal = bal + 1 WHERE id = 5"));
             assertEquals(1, one.lockCounter("ESCALATIONS"));
-            List<String> locks = locksOf(one);
+            List<String> locks = CellLockingTest.locksOf(one);
             assertTrue(locks.contains("PUBLIC.ACCT.BAL X") && !locks.contains("PUBLIC.ACCT.BAL[5] IX"),
                     locks::toString);
             one.commit();
@@ -243,7 +243,7 @@ class CellIncrementTest {
                     "UPDATE acct SET bal = bal + 1 WHERE id = 1", new String[] {"BAL"})) {
                 assertEquals(1, p.executeUpdate());
             }
-            assertTrue(locksOf(one).contains("PUBLIC.ACCT.BAL[1] X"), () -> locksOf(one).toString());
+            assertTrue(CellLockingTest.locksOf(one).contains("PUBLIC.ACCT.BAL[1] X"), () -> lockList(one));
             one.commit();
         }
     }
@@ -257,7 +257,7 @@ class CellIncrementTest {
             one.setAutoCommit(false);
             two.setAutoCommit(false);
             assertEquals(1, SessionThread.await(one.submitPrepared(ADD, null, 1)));
-            assertTrue(locksOf(one).contains("PUBLIC.ACCT.BAL[1] X"), () -> locksOf(one).toString());
+            assertTrue(CellLockingTest.locksOf(one).contains("PUBLIC.ACCT.BAL[1] X"), () -> lockList(one));
             Future<Integer> add = two.submitPrepared(ADD, BigDecimal.ONE, 1);
             two.awaitLockWait();
             one.rollback(); // puts 100.00 back
@@ -583,17 +583,12 @@ class CellIncrementTest {
         }
     }
 
-    private static List<String> locksOf(SessionThread session) {
-        List<String> locks = new ArrayList<>();
-        try (Statement s = session.connection().createStatement();
-             ResultSet rs = s.executeQuery("SELECT LOCK_NAME, LOCK_MODE FROM INFORMATION_SCHEMA.SYSTEM_LOCKS"
-                     + " WHERE SESSION_ID = SESSION_ID() AND LOCK_STATE = 'HELD'")) {
-            while (rs.next()) {
-                locks.add(rs.getString(1) + " " + rs.getString(2));
-            }
+    /** the session's locks, for a failure message */
+    private static String lockList(SessionThread session) {
+        try {
+            return CellLockingTest.locksOf(session).toString();
         } catch (SQLException e) {
-            locks.add(e.toString());
+            return e.toString();
         }
-        return locks;
     }
 }

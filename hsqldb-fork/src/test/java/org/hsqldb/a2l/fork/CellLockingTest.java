@@ -1889,7 +1889,7 @@ class CellLockingTest {
     }
 
     /** The locks the session holds, as "name mode". */
-    private static List<String> locksOf(SessionThread session) throws SQLException {
+    static List<String> locksOf(SessionThread session) throws SQLException {
         List<String> locks = new ArrayList<>();
         try (Statement s = session.connection().createStatement();
              ResultSet rs = s.executeQuery("SELECT LOCK_NAME, LOCK_MODE FROM INFORMATION_SCHEMA.SYSTEM_LOCKS"
