@@ -57,9 +57,13 @@ public final class Benchmark {
         void sample() throws SQLException;
     }
 
-    /** {@code idleLocks}: the {@link IdleProbe}'s condition after the measured window, or null. */
+    /**
+     * {@code idleLocks}: the {@link IdleProbe}'s condition after the measured window, or null;
+     * {@code jvmInWindow}: what the JIT and the collectors spent during the window.
+     */
     public record Result(TerminalStats stats, double measuredSeconds, List<String> otherErrors,
-                         Map<String, Number> engineCounters, Consistency.Condition idleLocks) {}
+                         Map<String, Number> engineCounters, Consistency.Condition idleLocks,
+                         JvmWork jvmInWindow) {}
 
     /**
      * Told of every commit in the committing terminal's thread, after {@code commit()} returned and
@@ -189,12 +193,14 @@ public final class Benchmark {
         long windowEnd = windowStart + s.seconds() * 1_000_000_000L;
         terminals.resume(s.mix(), s.order(), windowStart, windowEnd);
         Map<String, Number> before = Map.of();
+        JvmWork jvmBefore = JvmWork.now();
         boolean measuring = false;
         long nextProgress = start + s.progressSeconds() * 1_000_000_000L;
         while (terminals.failure() == null) {
             long now = System.nanoTime();
             if (!measuring && now >= windowStart) {
                 before = readCounters();
+                jvmBefore = JvmWork.now();
                 measuring = true;
             }
             if (now >= windowEnd) break;
@@ -211,11 +217,12 @@ public final class Benchmark {
             Thread.sleep(Math.max(1, Math.min(1000, (until - now) / 1_000_000)));
         }
         Map<String, Number> after = readCounters();
+        JvmWork jvmInWindow = JvmWork.now().since(jvmBefore);
         Terminals.Period period = terminals.stop();
         // every terminal is at a transaction boundary and its connection still open
         Consistency.Condition idle = idleProbe.check();
         return new Result(period.stats(), (windowEnd - windowStart) / 1e9, period.otherErrors(),
-                delta(before, after), idle);
+                delta(before, after), idle, jvmInWindow);
     }
 
     private Map<String, Number> readCounters() throws SQLException {

@@ -124,7 +124,7 @@ public final class CompareReport {
                     + "committed,throughput_tps,tpmC,new_order,payment,delivery,order_status,stock_level,"
                     + "aborts_spec_rollback,aborts_deadlock,aborts_serialization_failure,aborts_lock_timeout,"
                     + "aborts_other,engine_aborts_per_1000,lock_waits_per_txn,deadlocks_per_1000,retries,"
-                    + "consistency_ok,load_seconds,summary");
+                    + "consistency_ok,load_seconds,jit_ms_in_window,gc_ms_in_window,summary");
             for (RunSummary r : runs) {
                 Map<String, Long> a = r.aborts.byReason();
                 Map<String, Long> c = r.committedByType;
@@ -136,7 +136,8 @@ public final class CompareReport {
                         "" + a.get("lock_timeout"), "" + a.get("other"), "" + r.engineAbortsPer1000,
                         r.lockWaitsPerTxn == null ? "" : "" + r.lockWaitsPerTxn,
                         r.deadlocksPer1000 == null ? "" : "" + r.deadlocksPer1000, "" + r.retries,
-                        "" + r.consistencyOk, "" + r.loadSeconds, csv(relative(file.getParent(), r.summaryFile)))));
+                        "" + r.consistencyOk, "" + r.loadSeconds, orEmpty(r.jitMsInWindow), orEmpty(r.gcMsInWindow),
+                        csv(relative(file.getParent(), r.summaryFile)))));
             }
         }
     }
@@ -154,6 +155,10 @@ public final class CompareReport {
     /** The Failures line of a JVM that exited with {@code code}; {@code log} is named relative to the run folder. */
     public static String failure(Path runDir, String config, int rep, int code, Path log) {
         return config + " rep " + rep + " exited " + code + " (see " + RunPaths.relative(runDir, log) + ")";
+    }
+
+    private static String orEmpty(Object o) {
+        return o == null ? "" : o.toString();
     }
 
     private static String csv(String s) {
@@ -309,6 +314,39 @@ public final class CompareReport {
                     .append(" |\n");
         }
         md.append("\n");
+    }
+
+    /**
+     * What the JVM spent on itself in the measured windows (JvmWork): a window in which the JIT still
+     * compiled for long measured part of the warming up, whatever the warm-up's length said.
+     */
+    private static void jvmInWindow(StringBuilder md, List<Cell> cells) {
+        md.append("## The JVM in the measured window\n\nMilliseconds of JIT compilation in progress (the compiler")
+                .append(" threads summed, their waits for a core included) and of garbage collection during each")
+                .append(" point's measured window,")
+                .append(" the most and the median over the repetitions; - where not recorded. Compiling that")
+                .append(" goes on into the window takes CPU from the terminals and leaves them running code not")
+                .append(" yet compiled: with many terminals on few cores the compiler threads get a small share,")
+                .append(" and the warm-up that suffices at 2 clients may not at 16.\n\n")
+                .append("| mix | order | clients | config | JIT ms, most | JIT ms, median | GC ms, most | GC ms, median |\n")
+                .append("|---|---|---:|---|---:|---:|---:|---:|\n");
+        for (Cell c : cells) {
+            List<Double> jit = c.runs().stream().map(r -> r.jitMsInWindow == null ? null : (double) r.jitMsInWindow).toList();
+            List<Double> gc = c.runs().stream().map(r -> r.gcMsInWindow == null ? null : (double) r.gcMsInWindow).toList();
+            md.append("| ").append(c.mix()).append(" | ").append(c.order()).append(" | ").append(c.clients())
+                    .append(" | ").append(c.config()).append(" | ").append(most(jit)).append(" | ")
+                    .append(medianOrDash(jit, 0)).append(" | ").append(most(gc)).append(" | ")
+                    .append(medianOrDash(gc, 0)).append(" |\n");
+        }
+        md.append("\n");
+    }
+
+    private static String most(List<Double> values) {
+        List<Double> present = values.stream().filter(v -> v != null).toList();
+        if (present.isEmpty()) {
+            return "-";
+        }
+        return String.format(Locale.ROOT, "%.0f", present.stream().mapToDouble(Double::doubleValue).max().getAsDouble());
     }
 
     /** p50/p95/p99 per transaction type, each the median over the repetitions (HdrHistogram, summary.json). */
@@ -558,6 +596,7 @@ public final class CompareReport {
         lockCounters(md, cells);
         abortsByType(md, cells);
         latency(md, cells);
+        jvmInWindow(md, cells);
         thesis(md, cells, meta);
         isolation(md, runDir);
         if (!meta.failures().isEmpty()) {

@@ -32,6 +32,10 @@ public final class HumanSummary {
             out.printf("   Delivery skipped %d district(s) with nothing to deliver%n", s.deliverySkippedDistricts);
         }
         for (String e : s.otherErrors) out.println("   OTHER ERROR " + e);
+        if (s.jitMsInWindow != null || s.gcMsInWindow != null) {
+            out.printf("   in the measured window the JIT compiled for %s ms (its threads summed) and the GC collected for %s ms%n",
+                    s.jitMsInWindow == null ? "?" : s.jitMsInWindow, s.gcMsInWindow == null ? "?" : s.gcMsInWindow);
+        }
         if (s.engineCounters != null) out.println("   engine counters: " + s.engineCounters);
         if (s.lockWaitsPerTxn != null) {
             out.println("   lock waits per transaction: " + s.lockWaitsPerTxn + ", deadlocks per 1000: " + s.deadlocksPer1000);

@@ -69,6 +69,15 @@ public final class RunSummary {
     public double loadSeconds;
     public long loadRows;
     public Map<String, Number> engineCounters;
+    /**
+     * Milliseconds of JIT compilation in progress during the measured window, all compiler threads
+     * summed, waits for a core included (JvmWork); absent where the JVM does not count it. Far from
+     * nothing means the warm-up ended before the code was compiled and the window measured part of
+     * the warming up.
+     */
+    public Long jitMsInWindow;
+    /** Milliseconds of garbage collection during the measured window, all collectors summed (JvmWork). */
+    public Long gcMsInWindow;
     /** From the engine's counters, over the measured window: lock waits per committed transaction. */
     public Double lockWaitsPerTxn;
     /** From the engine's counters: deadlocks found per 1000 committed transactions. */
@@ -142,6 +151,10 @@ public final class RunSummary {
         deliverySkippedDistricts = s.deliverySkippedDistricts;
         otherErrors = r.otherErrors();
         engineCounters = r.engineCounters().isEmpty() ? null : r.engineCounters();
+        if (r.jvmInWindow() != null) {
+            jitMsInWindow = r.jvmInWindow().jitMillis() < 0 ? null : r.jvmInWindow().jitMillis();
+            gcMsInWindow = r.jvmInWindow().gcMillis() < 0 ? null : r.jvmInWindow().gcMillis();
+        }
         if (engineCounters != null && committed > 0 && engineCounters.containsKey("waits")) {
             lockWaitsPerTxn = round(engineCounters.get("waits").doubleValue() / committed, 3);
             deadlocksPer1000 = round(engineCounters.getOrDefault("deadlocks", 0).doubleValue() * 1000 / committed, 2);

@@ -57,6 +57,8 @@ class MeasurementRunTest {
             assertEquals("2.7.4", s.engineVersion);
             assertNotNull(s.machine);
             assertEquals(1, s.rep);
+            assertNotNull(s.jitMsInWindow, "HotSpot counts its compiling");
+            assertTrue(s.jitMsInWindow >= 0 && s.gcMsInWindow >= 0, s.jitMsInWindow + " " + s.gcMsInWindow);
         }
         assertEquals(8, runs.get(0).consistency.size(), "cheap conditions after the first point");
         assertEquals(12, runs.get(1).consistency.size(), "all conditions after the last point");

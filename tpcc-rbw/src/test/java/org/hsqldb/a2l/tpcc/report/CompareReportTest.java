@@ -57,6 +57,10 @@ class CompareReportTest {
             runs.add(run("fork-locks", rep, 1, 50));
         }
         runs.add(run("fork-locks", 1, 8, 70)); // rep 2 of this point failed
+        runs.get(0).jitMsInWindow = 40L;
+        runs.get(0).gcMsInWindow = 12L;
+        runs.get(4).jitMsInWindow = 900L;
+        runs.get(4).gcMsInWindow = 30L;
         EngineRegistry registry = EngineRegistry.load();
         CompareReport.Meta meta = new CompareReport.Meta("2026-11-22T0130-quick", "scripts/compare",
                 List.of(registry.find("upstream").orElseThrow(), registry.find("fork-locks").orElseThrow()),
@@ -76,8 +80,12 @@ class CompareReportTest {
         assertTrue(md.contains("![throughput_8-92.png](throughput_8-92.png)"), md);
         assertTrue(Files.size(dir.resolve("throughput_8-92.png")) > 1000);
         assertTrue(md.contains("![speedup_8-92.png](speedup_8-92.png)"), md);
+        assertTrue(md.contains("| 8-92 | rbw | 4 | upstream | 900 | 470 | 30 | 21 |"), md);
+        assertTrue(md.contains("| 8-92 | rbw | 4 | fork-locks | - | - | - | - |"), md);
         List<String> csv = Files.readAllLines(dir.resolve("runs.csv"));
         assertEquals(10, csv.size());
+        assertTrue(csv.get(0).endsWith(",jit_ms_in_window,gc_ms_in_window,summary"), csv.get(0));
+        assertTrue(csv.get(1).contains(",40,12,runs/"), csv.get(1));
         assertTrue(csv.get(0).startsWith("run_id,config,engine_version,rep,"), csv.get(0));
     }
 
