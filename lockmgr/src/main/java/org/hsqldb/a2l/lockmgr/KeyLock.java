@@ -14,7 +14,8 @@ import java.util.List;
  * engine considers the same row must be equal objects (the engine normalizes its values
  * first).
  * A name is taken out of its parent's table (killed) when its last holder lets it go, or by
- * a sweep once that table grows past {@link LockManager#keyTableSweepSize()}; a request
+ * a sweep once its partition of that table grows past
+ * {@link LockManager#keyTableSweepSize()}; a request
  * that meets a killed name looks it up again.
  */
 public final class KeyLock extends LockName {

@@ -97,6 +97,9 @@ public abstract class LockManager {
     private volatile long defaultTimeoutNanos;
     private volatile int escalationThreshold = DEFAULT_ESCALATION_THRESHOLD;
     private volatile int keySweepSize = DEFAULT_KEY_SWEEP_SIZE;
+    /** What a partition of a key table may hold before a sweep: keySweepSize / 16, at least 1. */
+    private volatile int keyPartSweepSize =
+            Math.max(1, DEFAULT_KEY_SWEEP_SIZE / LockName.Keys.PARTS);
     private volatile boolean forgetting = true;
     private volatile long contentionMemoryNanos = DEFAULT_CONTENTION_MEMORY_NANOS;
     /** Read by the managers' arrival checks (WaitQueue.conflictAheadOfArrival). */
@@ -534,18 +537,19 @@ public abstract class LockManager {
 
     /**
      * The live keyed name {@code key} under {@code parent}, made if needed. A name found
-     * killed is taken out of the table and looked up again. A table that grows past its
-     * sweep size is swept first: every keyed name nobody holds or awaits is forgotten.
+     * killed is taken out of the table and looked up again. A partition of the table that
+     * grows past its share of the sweep size is swept first: every keyed name in it that nobody
+     * holds or awaits is forgotten.
      */
     final KeyLock child(LockName parent, Object key) {
-        LockName.Keys keys = parent.keys();
+        LockName.KeyPart keys = parent.keys().part(key);
         for (int spins = 0;; ) {
             KeyLock k = keys.map.get(key);
             if (k == null) {
                 KeyLock made = new KeyLock(parent, key);
                 k = keys.map.putIfAbsent(key, made);
                 if (k == null) {
-                    if (keys.map.size() > Math.max(keySweepSize, 2 * keys.leftBySweep)) {
+                    if (keys.map.size() > Math.max(keyPartSweepSize, 2 * keys.leftBySweep)) {
                         sweep(keys);
                     }
                     return made; // a kill may have taken it already: lockNode says RETRY then
@@ -585,7 +589,7 @@ public abstract class LockManager {
     private void kill(KeyLock k) {
         if (tryKill(k)) {
             k.killed = true;
-            k.parent().keys().map.remove(k.key(), k);
+            k.parent().keys().part(k.key()).map.remove(k.key(), k);
         }
     }
 
@@ -594,9 +598,9 @@ public abstract class LockManager {
         forgetting = on;
     }
 
-    private void sweep(LockName.Keys keys) {
+    private void sweep(LockName.KeyPart keys) {
         if (!keys.sweeping.compareAndSet(false, true)) {
-            return; // another owner sweeps this table
+            return; // another owner sweeps this partition
         }
         try {
             for (KeyLock k : keys.map.values()) {
@@ -610,14 +614,18 @@ public abstract class LockManager {
 
     /**
      * The number of keyed names under one parent (the cells of an attribute, the row keys of a
-     * table) past which making another sweeps away those nobody holds or awaits. At least
-     * twice the number left by the last sweep, so that sweeping costs O(1) per name made.
+     * table) past which making another sweeps away those nobody holds or awaits. The table is
+     * kept in 16 partitions by the keys' first values, and each is swept past a sixteenth of
+     * this size (at least 1), so that a parent holds about this many names however its keys
+     * spread. At least twice the number a partition's last sweep left, so that sweeping costs
+     * O(1) per name made.
      */
     public final void setKeyTableSweepSize(int size) {
         if (size < 1) {
             throw new IllegalArgumentException("sweep size " + size);
         }
         keySweepSize = size;
+        keyPartSweepSize = Math.max(1, size / LockName.Keys.PARTS);
     }
 
     public final int keyTableSweepSize() {

@@ -1,5 +1,6 @@
 package org.hsqldb.a2l.lockmgr;
 
+import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -76,23 +77,67 @@ public abstract class LockName extends LockWordPad1 {
     /** The keyed name {@code key} under this one if the manager has it now, else null; makes nothing. */
     final KeyLock keyed(Object key) {
         Keys k = keys;
-        return k == null ? null : k.map.get(key);
+        return k == null ? null : k.part(key).map.get(key);
     }
 
     /** The keyed names made under this one so far and not yet forgotten (for tests and display). */
     final int keyCount() {
         Keys k = keys;
-        return k == null ? 0 : k.map.size();
+        if (k == null) {
+            return 0;
+        }
+        int n = 0;
+        for (KeyPart p : k.parts) {
+            n += p.map.size();
+        }
+        return n;
     }
 
-    /** A parent's table of keyed names; one sweep at a time. */
+    /**
+     * A parent's table of keyed names, in partitions by the key's first value (a row key's
+     * first primary key column; a one-column key's value; see firstValue): keys that share it
+     * share a partition. Sessions that work on different first values (TPC-C's terminals,
+     * each with its home warehouse; tenants; accounts of different branches) then put and
+     * remove names in different maps, whose bins and element counts stay in one core's cache,
+     * where in one map for the whole parent every name made or forgotten wrote lines the other
+     * core had just written.
+     */
     static final class Keys {
-        /*
-         * Sized for more names than are usually in use (names go with their last holder), so
-         * that the bins two cores put and remove at once are seldom on one cache line
-         * (2 KB of bins per parent, made on first use).
+        static final int PART_BITS = 4;
+        static final int PARTS = 1 << PART_BITS;
+        final KeyPart[] parts = new KeyPart[PARTS];
+
+        Keys() {
+            for (int i = 0; i < parts.length; i++) {
+                parts[i] = new KeyPart();
+            }
+        }
+
+        /** The partition of {@code key}: Fibonacci hashing of its first value (1, 2, 3 spread). */
+        KeyPart part(Object key) {
+            return parts[(int) ((firstValue(key) * 0x9E3779B97F4A7C15L) >>> (64 - PART_BITS))];
+        }
+
+        /**
+         * A RowKey's first value, a list's first element, a Long's or an Integer's value; the
+         * hash of any other key (or element; 0 for a null element). Equal keys have equal first
+         * values, so a key always meets the same partition.
          */
-        final ConcurrentHashMap<Object, KeyLock> map = new ConcurrentHashMap<>(256);
+        static long firstValue(Object key) {
+            if (key instanceof RowKey) {
+                return ((RowKey) key).get(0);
+            }
+            if (key instanceof List && !((List<?>) key).isEmpty()) {
+                key = ((List<?>) key).get(0);
+            }
+            return key instanceof Long || key instanceof Integer ? ((Number) key).longValue()
+                    : key == null ? 0 : key.hashCode();
+        }
+    }
+
+    /** One partition of a parent's key table; one sweep of it at a time. */
+    static final class KeyPart {
+        final ConcurrentHashMap<Object, KeyLock> map = new ConcurrentHashMap<>(64);
         final AtomicBoolean sweeping = new AtomicBoolean();
         /** How many names the last sweep left (a hint: read without synchronization). */
         volatile int leftBySweep;

@@ -3,6 +3,7 @@ package org.hsqldb.a2l.lockmgr;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -122,7 +123,9 @@ class FastPathRaceTest {
             Owner so = m.register(99, "sweeper");
             sweeper = new Thread(() -> {
                 for (int k = 1; System.nanoTime() < end && errors.isEmpty(); k++) {
-                    LockRequest[] other = {LockRequest.cell(a, k, LockMode.S), LockRequest.rowKey(t, k, LockMode.S)};
+                    // keys whose first value is the contended key's: its partition, which these sweep
+                    LockRequest[] other = {LockRequest.cell(a, List.of(0, k), LockMode.S),
+                        LockRequest.rowKey(t, List.of(0, k), LockMode.S)};
                     if (!m.acquire(so, other, LockDuration.TRANSACTION, 0).isGranted()) {
                         errors.add("sweeper refused");
                         return;

@@ -57,6 +57,14 @@ class RandomizedConcurrencyTest {
     static final int SWEEP = 2;
 
     /**
+     * Key k: all keys share the first value 0, so they share one partition of each key table
+     * and the sweep size (SWEEP per partition) is reached.
+     */
+    static List<Integer> key(int k) {
+        return List.of(0, k);
+    }
+
+    /**
      * @param mix "hot": every statement kind, many conflicts and deadlocks; "reads": 90%
      *        selects, races between fast-path readers and writers rather than queues
      * @param windowMs the barge window: 0, strictly FIFO queues; 1, arrivals pass waiters
@@ -224,7 +232,7 @@ class RandomizedConcurrencyTest {
             this.m = m;
             this.escalation = reads ? ESCALATION_READS : ESCALATION_HOT;
             m.setEscalationThreshold(escalation);
-            m.setKeyTableSweepSize(SWEEP);
+            m.setKeyTableSweepSize(16 * SWEEP);
             this.forever = forever;
             this.reads = reads;
             this.seed = seed;
@@ -338,7 +346,7 @@ class RandomizedConcurrencyTest {
                     int k = rnd.nextInt(100);
                     kind = k < 2 ? 0 : k < 60 ? 5 : k < 92 ? 20 : k < 99 ? 15 : 19;
                 }
-                List<Integer> key = List.of(rnd.nextInt(KEYS));
+                List<Integer> key = key(rnd.nextInt(KEYS));
                 if (kind < 2) { // insert / delete of the whole table
                     set.add(LockRequest.x(t));
                 } else if (kind < 11) { // select
@@ -386,7 +394,7 @@ class RandomizedConcurrencyTest {
                 } else if (kind < 30) { // an insert into a table without keys
                     set.add(LockRequest.ix(t));
                 } else if (kind < 31) { // an insert or delete in a key range: IX on the range
-                    set.add(LockRequest.rowKey(t, List.of(rnd.nextInt(KEYS)), LockMode.IX));
+                    set.add(LockRequest.rowKey(t, key(rnd.nextInt(KEYS)), LockMode.IX));
                     set.add(LockRequest.rowKey(t, key, LockMode.X));
                 } else if (kind < 32) { // a read of a key range: its rows and its values
                     set.add(LockRequest.rowKey(t, key, LockMode.S));
@@ -397,7 +405,7 @@ class RandomizedConcurrencyTest {
                     set.add(LockRequest.rowKey(t, key, LockMode.S));
                     set.add(LockRequest.cell(a, key, LockMode.IX));
                     set.add(LockRequest.cell(a, key, LockMode.S));
-                    set.add(LockRequest.cell(a, List.of(rnd.nextInt(KEYS)), LockMode.X));
+                    set.add(LockRequest.cell(a, key(rnd.nextInt(KEYS)), LockMode.X));
                 }
             }
             LockRequest[] a = set.toArray(new LockRequest[0]);
@@ -584,7 +592,7 @@ class RandomizedConcurrencyTest {
                 }
                 check(o, n, expected);
                 for (int k = 0; k < KEYS; k++) {
-                    Object key = List.of(k);
+                    Object key = key(k);
                     Held kh = model.get(new Target(n, key, false));
                     LockMode keyed = kh != null ? kh.mode
                             : model.containsKey(new Target(n, key, true)) ? LockMode.IX : null;

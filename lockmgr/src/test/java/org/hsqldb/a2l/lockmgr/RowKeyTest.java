@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -81,5 +82,28 @@ class RowKeyTest {
                 LockDuration.TRANSACTION, 0).isGranted());
         assertTrue(m.snapshot().toString().contains("PUBLIC.T[1, 3]"), m.snapshot().toString());
         m.releaseAll(o);
+    }
+
+    @Test
+    void keysOfOneFirstValueShareAKeyTablePartitionAndSmallFirstValuesSpread() {
+        LockName.Keys keys = new LockName.Keys();
+        LockName.KeyPart one = keys.part(RowKey.of(1, 5));
+        assertTrue(one == keys.part(RowKey.of(1, 9, 3)));
+        assertTrue(one == keys.part(RowKey.firstOf(new long[] {1, 5}, 1)));
+        assertTrue(one == keys.part(1L), "a one-column key's first value is the key");
+        assertTrue(one == keys.part(List.of(1, 8)), "a list's first value is its first element");
+        keys.part(java.util.Arrays.asList(null, 8)); // a null element is a value like another
+        // TPC-C's warehouses 1..4 (and 1..16): each its own partition, so terminals of
+        // different home warehouses write different maps
+        Set<LockName.KeyPart> seen = new HashSet<>();
+        for (long w = 1; w <= 16; w++) {
+            seen.add(keys.part(RowKey.of(w, 7)));
+        }
+        assertTrue(seen.size() >= 12, () -> "16 first values in " + seen.size() + " partitions");
+        for (long w = 1; w <= 4; w++) {
+            for (long v = w + 1; v <= 4; v++) {
+                assertTrue(keys.part(RowKey.of(w, 7)) != keys.part(RowKey.of(v, 7)));
+            }
+        }
     }
 }

@@ -1,5 +1,6 @@
 package org.hsqldb.a2l.lockmgr;
 
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -32,7 +33,9 @@ class SweepRaceTest {
                     while (System.nanoTime() < end) {
                         LockRequest[] set;
                         if (id == 3) {
-                            set = new LockRequest[] {LockRequest.cell(a, k++, LockMode.S), LockRequest.rowKey(t, k, LockMode.S)};
+                            // first value 0, as the contended cell's key: its partition, which these sweep
+                            set = new LockRequest[] {LockRequest.cell(a, List.of(0, k++), LockMode.S),
+                                LockRequest.rowKey(t, List.of(0, k), LockMode.S)};
                         } else {
                             set = new LockRequest[] {LockRequest.cell(a, 0, id == 0 ? LockMode.X : LockMode.S)};
                         }

@@ -10,6 +10,7 @@ import org.hsqldb.a2l.lockmgr.LockRequest;
 import org.hsqldb.a2l.lockmgr.LockResult;
 import org.hsqldb.a2l.lockmgr.MutexLockManager;
 import org.hsqldb.a2l.lockmgr.Owner;
+import org.hsqldb.a2l.lockmgr.RowKey;
 import org.hsqldb.a2l.lockmgr.TableLock;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -67,6 +68,14 @@ public class LockManagerBench {
     @Param({"1024"})
     public int rows;
 
+    /**
+     * The keyed sets' keys: {@code int}, one column (the thread's rows numbered apart);
+     * {@code pair}, two columns whose first is the thread's own (as TPC-C's terminals each
+     * keep a home warehouse, the first column of every key).
+     */
+    @Param({"int"})
+    public String keys;
+
     final TableLock[] tables = new TableLock[2];
 
     LockManager manager;
@@ -101,7 +110,7 @@ public class LockManagerBench {
     }
 
     /** The keyed statement of this benchmark on table {@code t}, row {@code key}. */
-    LockRequest[] keyedSet(TableLock t, Integer key) {
+    LockRequest[] keyedSet(TableLock t, Object key) {
         switch (set) {
             case "cellRead":
                 return new LockRequest[] {LockRequest.s(t),
@@ -128,7 +137,8 @@ public class LockManagerBench {
         }
         LockRequest[][] r = new LockRequest[rows][];
         for (int k = 0; k < rows; k++) {
-            r[k] = keyedSet(tables[table], thread * rows + k);
+            r[k] = keyedSet(tables[table],
+                    keys.equals("pair") ? RowKey.of(thread, k) : (Object) (thread * rows + k));
         }
         return r;
     }
