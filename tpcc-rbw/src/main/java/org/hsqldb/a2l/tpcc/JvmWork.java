@@ -3,18 +3,23 @@ package org.hsqldb.a2l.tpcc;
 import java.lang.management.CompilationMXBean;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
+import java.lang.management.OperatingSystemMXBean;
 
 /**
- * What the JVM spent on itself, in milliseconds, as its management beans count it: the elapsed time
- * of the JIT's compilations (every compiler thread, summed; a compiler thread that waits for a core
- * counts that wait too), and the collectors' elapsed collection time (with G1, mostly the pauses;
- * not the GC threads' CPU). Read at the start and end of a measured window, the difference says
- * whether the window measured the engine or a JVM still warming up. With many terminals on few
- * cores the compiler threads get a small share of the CPU, so a warm-up long enough for 2 clients
- * can end with the code half compiled at 16 (results/README.md, "The JIT at sixteen clients"). -1
- * where the JVM does not count it; HotSpot run with -XX:-UsePerfData counts no compiling and says 0.
+ * What the JVM spent, in milliseconds, as its management beans count it: the elapsed time of the
+ * JIT's compilations (every compiler thread, summed; a compiler thread that waits for a core counts
+ * that wait too), the collectors' elapsed collection time (with G1, mostly the pauses; not the GC
+ * threads' CPU), and the CPU time of the whole process (every thread: terminals, an embedded engine,
+ * the JIT and the GC). Read at the start and end of a measured window, the differences say whether
+ * the window measured the engine or a JVM still warming up, and what a committed transaction cost
+ * in CPU: the CPU per transaction and the cores kept busy are what tell more clients' extra work
+ * from their extra waiting (results/README.md, "Two clients: what the engine costs besides the
+ * locks"). With many terminals on few cores the compiler threads get a small share of the CPU, so a
+ * warm-up long enough for 2 clients can end with the code half compiled at 16 (results/README.md,
+ * "The JIT at sixteen clients"). -1 where the JVM does not count it; HotSpot run with
+ * -XX:-UsePerfData counts no compiling and says 0.
  */
-public record JvmWork(long jitMillis, long gcMillis) {
+public record JvmWork(long jitMillis, long gcMillis, long cpuMillis) {
 
     /** The JVM's totals so far. */
     public static JvmWork now() {
@@ -29,12 +34,22 @@ public record JvmWork(long jitMillis, long gcMillis) {
             }
             gcMillis += t;
         }
-        return new JvmWork(jitMillis, gcMillis);
+        return new JvmWork(jitMillis, gcMillis, processCpuMillis());
+    }
+
+    private static long processCpuMillis() {
+        OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
+        if (os instanceof com.sun.management.OperatingSystemMXBean) {
+            long nanos = ((com.sun.management.OperatingSystemMXBean) os).getProcessCpuTime();
+            return nanos < 0 ? -1 : nanos / 1_000_000;
+        }
+        return -1;
     }
 
     /** What was spent since {@code before}; -1 where either side was not counted. */
     public JvmWork since(JvmWork before) {
-        return new JvmWork(minus(jitMillis, before.jitMillis), minus(gcMillis, before.gcMillis));
+        return new JvmWork(minus(jitMillis, before.jitMillis), minus(gcMillis, before.gcMillis),
+                minus(cpuMillis, before.cpuMillis));
     }
 
     private static long minus(long after, long before) {

@@ -3,15 +3,18 @@ package org.hsqldb.a2l.tpcc;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import org.junit.jupiter.api.Test;
 
 class JvmWorkTest {
 
     @Test
     void whatWasSpentIsTheDifferenceAndUncountedStaysUncounted() {
-        assertEquals(new JvmWork(70, 5), new JvmWork(100, 25).since(new JvmWork(30, 20)));
-        assertEquals(new JvmWork(-1, 5), new JvmWork(-1, 25).since(new JvmWork(30, 20)));
-        assertEquals(new JvmWork(70, -1), new JvmWork(100, 25).since(new JvmWork(30, -1)));
+        assertEquals(new JvmWork(70, 5, 900), new JvmWork(100, 25, 1000).since(new JvmWork(30, 20, 100)));
+        assertEquals(new JvmWork(-1, 5, 900), new JvmWork(-1, 25, 1000).since(new JvmWork(30, 20, 100)));
+        assertEquals(new JvmWork(70, -1, 900), new JvmWork(100, 25, 1000).since(new JvmWork(30, -1, 100)));
+        assertEquals(new JvmWork(70, 5, -1), new JvmWork(100, 25, 1000).since(new JvmWork(30, 20, -1)));
     }
 
     @Test
@@ -25,5 +28,26 @@ class JvmWorkTest {
         assertTrue(after.jitMillis() > 0, after.toString());
         JvmWork spent = after.since(before);
         assertTrue(spent.jitMillis() >= 0 && spent.gcMillis() >= 0, spent.toString());
+    }
+
+    @Test
+    void theProcessCpuCountsABusyThreadAndIsNoMoreThanTheCoresAllowed() {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        JvmWork before = JvmWork.now();
+        long start = System.nanoTime();
+        long threadStart = threads.getCurrentThreadCpuTime();
+        long sink = 0;
+        // 300 ms of this thread's CPU, however long a loaded machine takes to give it
+        while (threads.getCurrentThreadCpuTime() - threadStart < 300_000_000L) {
+            sink += Long.toString(sink).length();
+        }
+        long wallMillis = (System.nanoTime() - start) / 1_000_000;
+        JvmWork spent = JvmWork.now().since(before);
+        assertTrue(sink > 0);
+        // at least this thread's 300 ms (less the counters' ticks), and no more than every core
+        // for the whole time (plus the ticks)
+        assertTrue(spent.cpuMillis() >= 280, spent.toString());
+        int cores = ManagementFactory.getOperatingSystemMXBean().getAvailableProcessors();
+        assertTrue(spent.cpuMillis() <= cores * (wallMillis + 20), spent + " in " + wallMillis + " ms");
     }
 }

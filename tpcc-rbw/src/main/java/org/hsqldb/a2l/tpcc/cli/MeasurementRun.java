@@ -294,6 +294,7 @@ public final class MeasurementRun {
                 s.config = config.name();
                 s.configDescription = config.describe();
                 s.jdbcUrl = current.engine.url();
+                s.engineInProcess = current.engine.runsInThisJvm();
                 if (plan.database().isFile() || plan.database().served()) s.database = plan.database().describe();
                 s.engineProduct = product;
                 s.engineVersion = version;

@@ -185,6 +185,19 @@ public final class Engine {
         return url;
     }
 
+    /**
+     * Whether the engine executes in this JVM, so that the process's CPU is the engine's and the
+     * terminals': every HSQLDB configuration (its network server too, which is started here), H2 and
+     * Derby; not PostgreSQL, a server process of its own; a custom URL by its form (a {@code //host}
+     * names a server, which may be elsewhere).
+     */
+    public boolean runsInThisJvm() {
+        if (config.isCustom()) {
+            return !url.contains("//");
+        }
+        return !(config.isPeer() && config.dialect() == Dialect.POSTGRESQL);
+    }
+
     /** A new connection with the configuration's setup SQL already run. */
     public Connection connect() throws SQLException {
         Connection c = driver.connect(url, credentials);

@@ -124,7 +124,7 @@ public final class CompareReport {
                     + "committed,throughput_tps,tpmC,new_order,payment,delivery,order_status,stock_level,"
                     + "aborts_spec_rollback,aborts_deadlock,aborts_serialization_failure,aborts_lock_timeout,"
                     + "aborts_other,engine_aborts_per_1000,lock_waits_per_txn,deadlocks_per_1000,retries,"
-                    + "consistency_ok,load_seconds,jit_ms_in_window,gc_ms_in_window,summary");
+                    + "consistency_ok,load_seconds,jit_ms_in_window,gc_ms_in_window,cpu_ms_in_window,summary");
             for (RunSummary r : runs) {
                 Map<String, Long> a = r.aborts.byReason();
                 Map<String, Long> c = r.committedByType;
@@ -137,7 +137,7 @@ public final class CompareReport {
                         r.lockWaitsPerTxn == null ? "" : "" + r.lockWaitsPerTxn,
                         r.deadlocksPer1000 == null ? "" : "" + r.deadlocksPer1000, "" + r.retries,
                         "" + r.consistencyOk, "" + r.loadSeconds, orEmpty(r.jitMsInWindow), orEmpty(r.gcMsInWindow),
-                        csv(relative(file.getParent(), r.summaryFile)))));
+                        orEmpty(r.cpuMsInWindow), csv(relative(file.getParent(), r.summaryFile)))));
             }
         }
     }
@@ -317,8 +317,9 @@ public final class CompareReport {
     }
 
     /**
-     * What the JVM spent on itself in the measured windows (JvmWork): a window in which the JIT still
-     * compiled for long measured part of the warming up, whatever the warm-up's length said.
+     * What the JVM spent in the measured windows (JvmWork): a window in which the JIT still compiled
+     * for long measured part of the warming up, whatever the warm-up's length said; the CPU per
+     * committed transaction and the cores kept busy tell a point's extra work from its waiting.
      */
     private static void jvmInWindow(StringBuilder md, List<Cell> cells) {
         md.append("## The JVM in the measured window\n\nMilliseconds of JIT compilation in progress (the compiler")
@@ -327,16 +328,25 @@ public final class CompareReport {
                 .append(" the most and the median over the repetitions; - where not recorded. Compiling that")
                 .append(" goes on into the window takes CPU from the terminals and leaves them running code not")
                 .append(" yet compiled: with many terminals on few cores the compiler threads get a small share,")
-                .append(" and the warm-up that suffices at 2 clients may not at 16.\n\n")
-                .append("| mix | order | clients | config | JIT ms, most | JIT ms, median | GC ms, most | GC ms, median |\n")
-                .append("|---|---|---:|---|---:|---:|---:|---:|\n");
+                .append(" and the warm-up that suffices at 2 clients may not at 16. Then the CPU the harness's")
+                .append(" process used (every thread: terminals, the embedded engine, the JIT, the GC), per")
+                .append(" committed transaction and as cores kept busy, medians over the repetitions: where a")
+                .append(" point with more clients makes less than its cores busy allow, the CPU per transaction")
+                .append(" says whether each transaction costs more or the terminals wait. - for an engine")
+                .append(" that runs as a server in another process, whose CPU is not counted.\n\n")
+                .append("| mix | order | clients | config | JIT ms, most | JIT ms, median | GC ms, most | GC ms, median")
+                .append(" | CPU µs per txn | cores busy |\n")
+                .append("|---|---|---:|---|---:|---:|---:|---:|---:|---:|\n");
         for (Cell c : cells) {
             List<Double> jit = c.runs().stream().map(r -> r.jitMsInWindow == null ? null : (double) r.jitMsInWindow).toList();
             List<Double> gc = c.runs().stream().map(r -> r.gcMsInWindow == null ? null : (double) r.gcMsInWindow).toList();
+            List<Double> cpu = c.runs().stream().map(RunSummary::cpuUsPerTxn).toList();
+            List<Double> busy = c.runs().stream().map(r -> r.engineInProcess() ? r.coresBusy() : null).toList();
             md.append("| ").append(c.mix()).append(" | ").append(c.order()).append(" | ").append(c.clients())
                     .append(" | ").append(c.config()).append(" | ").append(most(jit)).append(" | ")
                     .append(medianOrDash(jit, 0)).append(" | ").append(most(gc)).append(" | ")
-                    .append(medianOrDash(gc, 0)).append(" |\n");
+                    .append(medianOrDash(gc, 0)).append(" | ").append(medianOrDash(cpu, 0)).append(" | ")
+                    .append(medianOrDash(busy, 2)).append(" |\n");
         }
         md.append("\n");
     }

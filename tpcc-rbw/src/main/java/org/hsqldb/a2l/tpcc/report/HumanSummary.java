@@ -2,6 +2,7 @@ package org.hsqldb.a2l.tpcc.report;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.hsqldb.a2l.tpcc.Consistency;
@@ -35,6 +36,14 @@ public final class HumanSummary {
         if (s.jitMsInWindow != null || s.gcMsInWindow != null) {
             out.printf("   in the measured window the JIT compiled for %s ms (its threads summed) and the GC collected for %s ms%n",
                     s.jitMsInWindow == null ? "?" : s.jitMsInWindow, s.gcMsInWindow == null ? "?" : s.gcMsInWindow);
+        }
+        if (s.cpuMsInWindow != null && s.engineInProcess()) {
+            out.printf(Locale.ROOT, "   the process used %d ms of CPU in the window, %.2f cores busy%s%n", s.cpuMsInWindow,
+                    s.coresBusy(), s.cpuUsPerTxn() == null ? ""
+                            : String.format(Locale.ROOT, ", %.0f us per committed transaction", s.cpuUsPerTxn()));
+        } else if (s.cpuMsInWindow != null) {
+            out.printf("   the harness used %d ms of CPU in the window (the engine's server runs in another process"
+                    + " and is not counted)%n", s.cpuMsInWindow);
         }
         if (s.engineCounters != null) out.println("   engine counters: " + s.engineCounters);
         if (s.lockWaitsPerTxn != null) {

@@ -78,6 +78,14 @@ public final class RunSummary {
     public Long jitMsInWindow;
     /** Milliseconds of garbage collection during the measured window, all collectors summed (JvmWork). */
     public Long gcMsInWindow;
+    /**
+     * Milliseconds of CPU the harness's process used during the measured window, every thread
+     * (JvmWork): with an engine in the harness's JVM the whole cost of the window's transactions;
+     * with a server in another process (see {@link #engineInProcess()}) only the client's part.
+     */
+    public Long cpuMsInWindow;
+    /** Whether the engine ran in the harness's JVM (Engine.runsInThisJvm); null in older summaries. */
+    public Boolean engineInProcess;
     /** From the engine's counters, over the measured window: lock waits per committed transaction. */
     public Double lockWaitsPerTxn;
     /** From the engine's counters: deadlocks found per 1000 committed transactions. */
@@ -154,6 +162,7 @@ public final class RunSummary {
         if (r.jvmInWindow() != null) {
             jitMsInWindow = r.jvmInWindow().jitMillis() < 0 ? null : r.jvmInWindow().jitMillis();
             gcMsInWindow = r.jvmInWindow().gcMillis() < 0 ? null : r.jvmInWindow().gcMillis();
+            cpuMsInWindow = r.jvmInWindow().cpuMillis() < 0 ? null : r.jvmInWindow().cpuMillis();
         }
         if (engineCounters != null && committed > 0 && engineCounters.containsKey("waits")) {
             lockWaitsPerTxn = round(engineCounters.get("waits").doubleValue() / committed, 3);
@@ -200,5 +209,27 @@ public final class RunSummary {
 
     public static RunSummary read(Path file) throws IOException {
         return GSON.fromJson(Files.readString(file), RunSummary.class);
+    }
+
+    /**
+     * Whether the engine ran in the harness's JVM, as recorded; for summaries written before that
+     * was recorded, guessed from the JDBC URL (no server's {@code //host}).
+     */
+    public boolean engineInProcess() {
+        return engineInProcess != null ? engineInProcess : jdbcUrl != null && !jdbcUrl.contains("//");
+    }
+
+    /**
+     * Microseconds of the process's CPU per committed transaction in the window, or null where not
+     * recorded, nothing committed, or the engine is a server in another process.
+     */
+    public Double cpuUsPerTxn() {
+        return cpuMsInWindow == null || committed == 0 || !engineInProcess() ? null
+                : cpuMsInWindow * 1000.0 / committed;
+    }
+
+    /** The cores the process kept busy on average in the window (its CPU over the window's seconds), or null. */
+    public Double coresBusy() {
+        return cpuMsInWindow == null || seconds <= 0 ? null : cpuMsInWindow / (seconds * 1000.0);
     }
 }

@@ -59,6 +59,12 @@ class MeasurementRunTest {
             assertEquals(1, s.rep);
             assertNotNull(s.jitMsInWindow, "HotSpot counts its compiling");
             assertTrue(s.jitMsInWindow >= 0 && s.gcMsInWindow >= 0, s.jitMsInWindow + " " + s.gcMsInWindow);
+            // the terminals ran the embedded engine for the whole window: their CPU is counted
+            assertEquals(Boolean.TRUE, s.engineInProcess, s.jdbcUrl);
+            assertNotNull(s.cpuMsInWindow, "HotSpot counts the process's CPU");
+            int cores = Runtime.getRuntime().availableProcessors();
+            assertTrue(s.cpuUsPerTxn() > 0 && s.coresBusy() > 0.05 && s.coresBusy() <= cores + 0.1,
+                    s.cpuMsInWindow + " ms for " + s.committed + " in " + s.seconds + " s");
         }
         assertEquals(8, runs.get(0).consistency.size(), "cheap conditions after the first point");
         assertEquals(12, runs.get(1).consistency.size(), "all conditions after the last point");

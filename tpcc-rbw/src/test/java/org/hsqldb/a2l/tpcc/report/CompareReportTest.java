@@ -61,6 +61,26 @@ class CompareReportTest {
         runs.get(0).gcMsInWindow = 12L;
         runs.get(4).jitMsInWindow = 900L;
         runs.get(4).gcMsInWindow = 30L;
+        // upstream at 4 clients, in the harness's JVM (rep 1 through HSQLDB's network server, which
+        // the harness starts in its own JVM; rep 2 a summary from before engine_in_process was
+        // recorded): 9000 ms of CPU for 900 commits in 10 s (10 000 µs each, 0.90 cores) and
+        // 17 600 ms for 1100 in 10 s (16 000 µs, 1.76 cores)
+        runs.get(0).jdbcUrl = "jdbc:hsqldb:hsql://127.0.0.1:9001/tpcc";
+        runs.get(0).engineInProcess = true;
+        runs.get(4).jdbcUrl = "jdbc:hsqldb:mem:tpcc";
+        for (int i : new int[] {0, 4}) {
+            runs.get(i).seconds = 10;
+            runs.get(i).committed = (long) (runs.get(i).throughputTps * 10);
+        }
+        runs.get(0).cpuMsInWindow = 9000L;
+        runs.get(4).cpuMsInWindow = 17600L;
+        // fork-locks at 4 clients against a server process: the harness's CPU is only the client's,
+        // not shown
+        runs.get(1).jdbcUrl = "jdbc:postgresql://127.0.0.1:5432/tpcc";
+        runs.get(1).engineInProcess = false;
+        runs.get(1).seconds = 10;
+        runs.get(1).committed = 1400;
+        runs.get(1).cpuMsInWindow = 5000L;
         EngineRegistry registry = EngineRegistry.load();
         CompareReport.Meta meta = new CompareReport.Meta("2026-11-22T0130-quick", "scripts/compare",
                 List.of(registry.find("upstream").orElseThrow(), registry.find("fork-locks").orElseThrow()),
@@ -80,12 +100,13 @@ class CompareReportTest {
         assertTrue(md.contains("![throughput_8-92.png](throughput_8-92.png)"), md);
         assertTrue(Files.size(dir.resolve("throughput_8-92.png")) > 1000);
         assertTrue(md.contains("![speedup_8-92.png](speedup_8-92.png)"), md);
-        assertTrue(md.contains("| 8-92 | rbw | 4 | upstream | 900 | 470 | 30 | 21 |"), md);
-        assertTrue(md.contains("| 8-92 | rbw | 4 | fork-locks | - | - | - | - |"), md);
+        assertTrue(md.contains("| 8-92 | rbw | 4 | upstream | 900 | 470 | 30 | 21 | 13000 | 1.33 |"), md);
+        assertTrue(md.contains("| 8-92 | rbw | 4 | fork-locks | - | - | - | - | - | - |"), md);
         List<String> csv = Files.readAllLines(dir.resolve("runs.csv"));
         assertEquals(10, csv.size());
-        assertTrue(csv.get(0).endsWith(",jit_ms_in_window,gc_ms_in_window,summary"), csv.get(0));
-        assertTrue(csv.get(1).contains(",40,12,runs/"), csv.get(1));
+        assertTrue(csv.get(0).endsWith(",jit_ms_in_window,gc_ms_in_window,cpu_ms_in_window,summary"), csv.get(0));
+        assertTrue(csv.get(1).contains(",40,12,9000,runs/"), csv.get(1));
+        assertTrue(csv.get(2).contains(",,,5000,runs/"), csv.get(2));
         assertTrue(csv.get(0).startsWith("run_id,config,engine_version,rep,"), csv.get(0));
     }
 
