@@ -341,7 +341,7 @@ public final class CompareReport {
             List<Double> jit = c.runs().stream().map(r -> r.jitMsInWindow == null ? null : (double) r.jitMsInWindow).toList();
             List<Double> gc = c.runs().stream().map(r -> r.gcMsInWindow == null ? null : (double) r.gcMsInWindow).toList();
             List<Double> cpu = c.runs().stream().map(RunSummary::cpuUsPerTxn).toList();
-            List<Double> busy = c.runs().stream().map(r -> r.engineInProcess() ? r.coresBusy() : null).toList();
+            List<Double> busy = c.runs().stream().map(RunSummary::coresBusy).toList();
             md.append("| ").append(c.mix()).append(" | ").append(c.order()).append(" | ").append(c.clients())
                     .append(" | ").append(c.config()).append(" | ").append(most(jit)).append(" | ")
                     .append(medianOrDash(jit, 0)).append(" | ").append(most(gc)).append(" | ")

@@ -228,8 +228,12 @@ public final class RunSummary {
                 : cpuMsInWindow * 1000.0 / committed;
     }
 
-    /** The cores the process kept busy on average in the window (its CPU over the window's seconds), or null. */
+    /**
+     * The cores the process kept busy on average in the window (its CPU over the window's seconds),
+     * or null where not recorded or the engine is a server in another process.
+     */
     public Double coresBusy() {
-        return cpuMsInWindow == null || seconds <= 0 ? null : cpuMsInWindow / (seconds * 1000.0);
+        return cpuMsInWindow == null || seconds <= 0 || !engineInProcess() ? null
+                : cpuMsInWindow / (seconds * 1000.0);
     }
 }
