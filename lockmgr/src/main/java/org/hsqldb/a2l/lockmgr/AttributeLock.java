@@ -4,7 +4,7 @@ package org.hsqldb.a2l.lockmgr;
  * The lock name of an attribute, a (table, column) pair. Made by
  * {@link TableLock#attribute(int, String)}.
  */
-public final class AttributeLock extends LockName {
+public final class AttributeLock extends CanonicalName {
 
     private final TableLock table;
     private final int column;

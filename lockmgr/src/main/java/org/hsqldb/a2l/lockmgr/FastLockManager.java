@@ -11,9 +11,10 @@ import java.util.concurrent.locks.LockSupport;
  * no shared cache line.
  *
  * <h2>Fast path</h2>
- * Each name has a word with an X bit, a U bit and a WAITER bit (padded to its own cache
- * line), and a small array of <em>stripes</em>, each on its own cache line, that together
- * count its shared holders: S holders, and for a table also the owners holding any of its
+ * Each name has a word with an X bit, a U bit and a WAITER bit (a table's or an
+ * attribute's padded to its own cache line, a keyed name's not: see LockWord), and a
+ * small array of <em>stripes</em>, each on its own cache line, that together count its
+ * shared holders: S holders, and for a table also the owners holding any of its
  * attributes (its intention, which X(T) must see). An owner always counts in the stripe
  * of its registration order, so owners running on different cores write different
  * lines. A keyed name (a row key or a cell) has a single unpadded stripe that all its
@@ -140,23 +141,23 @@ public final class FastLockManager extends LockManager {
         int slot = slot(n, o);
         if (kind == S || kind == IS) {
             int at = kind == S ? slot : slot + 1;
-            long w = n.word;
+            long w = n.word();
             if (sharedFits(w, kind, selfX, selfIX)) {
                 addShared(n, at, 1);
-                w = n.word;
+                w = n.word();
                 if (sharedFits(w, kind, selfX, selfIX)) {
                     return GRANTED_NOW;
                 }
                 // a writer or a waiter came: back off. Like any decrement, read the word
                 // afterwards: a waiter whose check saw our transient 1 has set WAITER by then
                 addShared(n, at, -1);
-                if (n.word < 0) {
+                if (n.word() < 0) {
                     wakeAll(n);
                 }
             }
         } else if (kind == U) {
             // other readers do not matter; another U or X, an IX, or a queue does
-            if (n.word == selfIX && n.casWord(selfIX, selfIX | U_BIT)) {
+            if (n.word() == selfIX && n.casWord(selfIX, selfIX | U_BIT)) {
                 if (selfS != 0) {
                     addShared(n, slot, -selfS);
                 }
@@ -164,7 +165,7 @@ public final class FastLockManager extends LockManager {
             }
         } else if (kind == X) {
             long mine = (selfU != 0 ? U_BIT : 0) | selfIX;
-            if (n.word == mine && shared(n, 0) == selfS && shared(n, 1) == selfI
+            if (n.word() == mine && shared(n, 0) == selfS && shared(n, 1) == selfI
                     && n.casWord(mine, X_BIT | selfIX)) {
                 if (shared(n, 0) == selfS && shared(n, 1) == selfI) {
                     if (selfS != 0) {
@@ -175,7 +176,7 @@ public final class FastLockManager extends LockManager {
                 release(n, mine - (X_BIT | selfIX)); // a reader came in between: back off
             }
         } else { // IX: no other S, U or X; other IX and IS do not matter
-            long w = n.word;
+            long w = n.word();
             if (ixFits(w, selfX, selfU)) {
                 long before = n.addWord(1);
                 if (ixFits(before, selfX, selfU) && shared(n, 0) == selfS) {
@@ -202,7 +203,7 @@ public final class FastLockManager extends LockManager {
      */
     private static boolean heldAgainst(LockName n, int kind, int selfS, int selfX, int selfI,
             int selfU, int selfIX) {
-        long w = n.word;
+        long w = n.word();
         boolean otherX = (w & X_BIT) != 0 && selfX == 0;
         boolean otherIX = ixCount(w) != selfIX;
         if (kind == S) {
@@ -237,7 +238,7 @@ public final class FastLockManager extends LockManager {
                                         : q.conflictAhead(self, kind))) {
             return false;
         }
-        long w = n.word;
+        long w = n.word();
         boolean otherX = (w & X_BIT) != 0 && selfX == 0;
         boolean otherU = (w & U_BIT) != 0 && selfU == 0;
         boolean otherIX = ixCount(w) != selfIX;
@@ -296,7 +297,7 @@ public final class FastLockManager extends LockManager {
             n.setWaiterBit();
             // read DEAD once: a killer may take a DEAD of its own back meanwhile, and a
             // grant must not be reported that tryGrant was never asked for
-            boolean dead = (n.word & LockWord.DEAD) != 0;
+            boolean dead = (n.word() & LockWord.DEAD) != 0;
             if (dead
                     || tryGrant(q, null, n, slot, kind, selfS, selfX, selfI, selfU, selfIX, converter,
                             bargeWindowNanos)) {
@@ -443,7 +444,7 @@ public final class FastLockManager extends LockManager {
      * order so that only those are woken. Called under the queue's monitor.
      */
     private static void wakeGrantable(WaitQueue q, LockName n) {
-        long word = n.word;
+        long word = n.word();
         boolean x = (word & X_BIT) != 0;
         boolean u = (word & U_BIT) != 0;
         long ix = ixCount(word);
@@ -567,7 +568,7 @@ public final class FastLockManager extends LockManager {
             if (dI < 0) {
                 addShared(n, slot + 1, dI);
             }
-            wake |= n.word < 0;
+            wake |= n.word() < 0;
         }
         return wake;
     }
@@ -582,7 +583,7 @@ public final class FastLockManager extends LockManager {
      */
     @Override
     boolean tryKill(KeyLock k) {
-        if (k.word != 0 || shared(k, 0) != 0 || shared(k, 1) != 0 || !k.casWord(0, LockWord.DEAD)) {
+        if (k.word() != 0 || shared(k, 0) != 0 || shared(k, 1) != 0 || !k.casWord(0, LockWord.DEAD)) {
             return false;
         }
         if (shared(k, 0) != 0 || shared(k, 1) != 0) {
@@ -599,7 +600,7 @@ public final class FastLockManager extends LockManager {
      */
     @Override
     boolean tryFreeze(LockName n) {
-        if (n.word != 0 || shared(n) != 0 || !n.casWord(0, X_BIT)) {
+        if (n.word() != 0 || shared(n) != 0 || !n.casWord(0, X_BIT)) {
             return false;
         }
         if (shared(n) != 0) {

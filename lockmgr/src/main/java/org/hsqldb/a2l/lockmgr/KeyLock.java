@@ -1,5 +1,7 @@
 package org.hsqldb.a2l.lockmgr;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.List;
 
 /**
@@ -20,6 +22,16 @@ import java.util.List;
  */
 public final class KeyLock extends LockName {
 
+    static final VarHandle WORD;
+
+    static {
+        try {
+            WORD = MethodHandles.lookup().findVarHandle(KeyLock.class, "word", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private final LockName parent;
     private final Object key;
     /**
@@ -28,6 +40,8 @@ public final class KeyLock extends LockName {
      * of its key table.
      */
     volatile boolean killed;
+    /** The lock word, unpadded (see LockWord). */
+    volatile long word;
 
     KeyLock(LockName parent, Object key) {
         super(parent.manager, 0, mix(parent.hash * 31 + key.hashCode()) * 0x9E3779B9);

@@ -555,7 +555,7 @@ public abstract class LockManager {
                     return made; // a kill may have taken it already: lockNode says RETRY then
                 }
             }
-            if ((k.word & LockWord.DEAD) == 0) {
+            if ((k.word() & LockWord.DEAD) == 0) {
                 return k;
             }
             if (k.killed) {

@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * again when nobody holds or awaits them (see {@link KeyLock}). A name belongs to
  * the manager that made it.
  */
-public abstract class LockName extends LockWordPad1 {
+public abstract class LockName {
 
     final LockManager manager;
     /** Dense per-manager id, in creation order (0 for keyed names). */
@@ -40,6 +40,42 @@ public abstract class LockName extends LockWordPad1 {
         this.id = id;
         this.hash = hash;
         this.stripes = manager.newStripes(this instanceof KeyLock);
+    }
+
+    // ---- the lock word: a canonical name's padded one or a keyed name's own (see LockWord)
+
+    final long word() {
+        return this instanceof KeyLock ? ((KeyLock) this).word : ((CanonicalWord) this).word;
+    }
+
+    final long orWord(long bits) {
+        return this instanceof KeyLock
+                ? (long) KeyLock.WORD.getAndBitwiseOr((KeyLock) this, bits)
+                : (long) CanonicalWord.WORD.getAndBitwiseOr((CanonicalWord) this, bits);
+    }
+
+    final boolean casWord(long expect, long update) {
+        return this instanceof KeyLock
+                ? KeyLock.WORD.compareAndSet((KeyLock) this, expect, update)
+                : CanonicalWord.WORD.compareAndSet((CanonicalWord) this, expect, update);
+    }
+
+    final long addWord(long delta) {
+        return this instanceof KeyLock
+                ? (long) KeyLock.WORD.getAndAdd((KeyLock) this, delta)
+                : (long) CanonicalWord.WORD.getAndAdd((CanonicalWord) this, delta);
+    }
+
+    final void setWaiterBit() {
+        orWord(LockWord.WAITER);
+    }
+
+    final void clearWaiterBit() {
+        if (this instanceof KeyLock) {
+            KeyLock.WORD.getAndBitwiseAnd((KeyLock) this, ~LockWord.WAITER);
+        } else {
+            CanonicalWord.WORD.getAndBitwiseAnd((CanonicalWord) this, ~LockWord.WAITER);
+        }
     }
 
     static int mix(int h) {

@@ -4,9 +4,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /*
- * The per-name lock word, padded on both sides so that the words of different names
- * never share a cache line (names are allocated next to each other when a table is
- * compiled). FastLockManager uses two bits of it:
+ * The per-name lock word. FastLockManager uses these bits of it:
  *
  *   bit 63  WAITER: the name's wait queue is not empty; grants then go through the
  *           queue's monitor (fast paths expect the bit clear)
@@ -18,23 +16,47 @@ import java.lang.invoke.VarHandle;
  *
  * The shared counts (S holders, and the owners holding the name's IS intention) are not
  * in the word but in the name's stripes (see FastLockManager).
+ *
+ * Where the word lives. A table's or an attribute's word is written by owners on every
+ * core, so it has its cache line to itself: CanonicalWord, with 64 bytes of padding on
+ * each side. An object's superclass fields come first in it, so the padding before the
+ * word is a superclass's (CanonicalPad0) and the padding after it a subclass's
+ * (CanonicalName); these names are made next to each other when a table is compiled, and
+ * the padding keeps their words apart wherever the collector moves them. A keyed name
+ * (KeyLock) holds its own word, unpadded: it is made and forgotten by the dozen per
+ * transaction and seldom locked from two cores at once, and the padding would make it
+ * three times its size (192 bytes against 64; without it a TPC-C transaction under cells
+ * allocated 11-17% less, results/README.md, "Keyed names without padding").
+ * LockName's accessors pick the word by the name's class: a compare of the object's class
+ * pointer, which the compiler drops where it knows the class.
  */
-abstract class LockWordPad0 {
-    long p00, p01, p02, p03, p04, p05, p06, p07;
-}
-
-abstract class LockWord extends LockWordPad0 {
+final class LockWord {
     static final long X_BIT = 1L << 62;
     static final long U_BIT = 1L << 61;
     static final long WAITER = 1L << 63;
     static final long DEAD = 1L << 60;
     static final long IX_MASK = (1L << 30) - 1;
 
+    private LockWord() {
+    }
+}
+
+/** Padding before a canonical name's word (see LockWord). */
+abstract class CanonicalPad0 extends LockName {
+    long p00, p01, p02, p03, p04, p05, p06, p07;
+
+    CanonicalPad0(LockManager manager, int id) {
+        super(manager, id);
+    }
+}
+
+/** A table's or an attribute's lock word (see LockWord). */
+abstract class CanonicalWord extends CanonicalPad0 {
     static final VarHandle WORD;
 
     static {
         try {
-            WORD = MethodHandles.lookup().findVarHandle(LockWord.class, "word", long.class);
+            WORD = MethodHandles.lookup().findVarHandle(CanonicalWord.class, "word", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -42,27 +64,16 @@ abstract class LockWord extends LockWordPad0 {
 
     volatile long word;
 
-    final long orWord(long bits) {
-        return (long) WORD.getAndBitwiseOr(this, bits);
-    }
-
-    final boolean casWord(long expect, long update) {
-        return WORD.compareAndSet(this, expect, update);
-    }
-
-    final long addWord(long delta) {
-        return (long) WORD.getAndAdd(this, delta);
-    }
-
-    final void setWaiterBit() {
-        WORD.getAndBitwiseOr(this, WAITER);
-    }
-
-    final void clearWaiterBit() {
-        WORD.getAndBitwiseAnd(this, ~WAITER);
+    CanonicalWord(LockManager manager, int id) {
+        super(manager, id);
     }
 }
 
-abstract class LockWordPad1 extends LockWord {
+/** Padding after a canonical name's word: tables and attributes extend this (see LockWord). */
+abstract class CanonicalName extends CanonicalWord {
     long p10, p11, p12, p13, p14, p15, p16, p17;
+
+    CanonicalName(LockManager manager, int id) {
+        super(manager, id);
+    }
 }

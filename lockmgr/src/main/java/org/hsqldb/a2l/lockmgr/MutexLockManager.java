@@ -106,7 +106,7 @@ public final class MutexLockManager extends LockManager {
     private int lock(Owner o, LockName n, int kind, boolean converter, LockRequest r, boolean txn,
             long timeout) {
         WaitQueue q = n.queue;
-        if ((n.word & LockWord.DEAD) != 0) {
+        if ((n.word() & LockWord.DEAD) != 0) {
             // killed since the lookup: the mutex was let go meanwhile, while an intention
             // above it was awaited, and a release or a sweep killed the name then
             return R_RETRY;

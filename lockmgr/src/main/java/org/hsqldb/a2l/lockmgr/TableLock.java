@@ -7,7 +7,7 @@ import java.lang.invoke.VarHandle;
  * The lock name of a table. Made by {@link LockManager#table(Object, String)}, one per
  * key; it hands out the names of its attributes ({@link #attribute(int, String)}).
  */
-public final class TableLock extends LockName {
+public final class TableLock extends CanonicalName {
 
     private final Object key;
     private final String displayName;

@@ -30,7 +30,7 @@ class FastLockManagerTest extends LockManagerContract {
         // being killed, so a name still found is checked here
         if (k != null) {
             org.junit.jupiter.api.Assertions.assertEquals(0, FastLockManager.shared(k), k.toString());
-            org.junit.jupiter.api.Assertions.assertEquals(0, k.word, k.toString());
+            org.junit.jupiter.api.Assertions.assertEquals(0, k.word(), k.toString());
         }
     }
 

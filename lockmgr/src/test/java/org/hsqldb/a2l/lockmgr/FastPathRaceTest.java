@@ -150,13 +150,13 @@ class FastPathRaceTest {
         assertTrue(errors.isEmpty(), () -> errors.peek() + " (" + errors.size() + " errors)");
         assertEquals(java.util.List.of(), m.snapshot());
         if (m instanceof FastLockManager) {
-            assertEquals(0L, t.word);
-            assertEquals(0L, a.word);
+            assertEquals(0L, t.word());
+            assertEquals(0L, a.word());
             assertEquals(0L, FastLockManager.shared(t));
             assertEquals(0L, FastLockManager.shared(a));
             KeyLock c = a.keyed(0);
             if (c != null) {
-                assertEquals(0L, c.word & ~LockWord.DEAD);
+                assertEquals(0L, c.word() & ~LockWord.DEAD);
                 assertEquals(0L, FastLockManager.shared(c));
             }
         }

@@ -292,7 +292,7 @@ class RandomizedConcurrencyTest {
             assertEquals(List.of(), m.snapshot());
             if (m instanceof FastLockManager) {
                 for (LockName n : names) {
-                    assertEquals(0L, n.word, () -> "lock word of " + n);
+                    assertEquals(0L, n.word(), () -> "lock word of " + n);
                     assertEquals(0L, FastLockManager.shared(n), () -> "shared count of " + n);
                     assertTrue(n.queue.isEmpty());
                 }

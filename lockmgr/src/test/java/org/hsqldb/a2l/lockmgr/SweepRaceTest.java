@@ -51,23 +51,23 @@ class SweepRaceTest {
                 if (x.isAlive()) {
                     KeyLock c = a.keyed(0);
                     StringBuilder sb = new StringBuilder("hung in round " + round + "\nsnapshot " + m.snapshot());
-                    sb.append("\nmap cell: ").append(c == null ? "none" : System.identityHashCode(c) + " word=" + Long.toHexString(c.word) + " s0=" + FastLockManager.shared(c, 0) + " s1=" + FastLockManager.shared(c, 1) + " q=" + !c.queue.isEmpty() + " killed=" + c.killed);
+                    sb.append("\nmap cell: ").append(c == null ? "none" : System.identityHashCode(c) + " word=" + Long.toHexString(c.word()) + " s0=" + FastLockManager.shared(c, 0) + " s1=" + FastLockManager.shared(c, 1) + " q=" + !c.queue.isEmpty() + " killed=" + c.killed);
                     for (Owner o : m.owners) {
                         Waiter w = o.waitingOn;
                         if (w != null) {
                             LockName n = w.name;
-                            sb.append("\n").append(o).append(" waits kind ").append(w.kind).append(" on ").append(n).append(" id ").append(System.identityHashCode(n)).append(" word=").append(Long.toHexString(n.word)).append(" s0=").append(FastLockManager.shared(n, 0)).append(" s1=").append(FastLockManager.shared(n, 1));
+                            sb.append("\n").append(o).append(" waits kind ").append(w.kind).append(" on ").append(n).append(" id ").append(System.identityHashCode(n)).append(" word=").append(Long.toHexString(n.word())).append(" s0=").append(FastLockManager.shared(n, 0)).append(" s1=").append(FastLockManager.shared(n, 1));
                             if (n instanceof KeyLock) sb.append(" killed=").append(((KeyLock) n).killed);
                         }
                     }
-                    sb.append("\nattr word=").append(Long.toHexString(a.word)).append(" s0=").append(FastLockManager.shared(a, 0)).append(" s1=").append(FastLockManager.shared(a, 1));
+                    sb.append("\nattr word=").append(Long.toHexString(a.word())).append(" s0=").append(FastLockManager.shared(a, 0)).append(" s1=").append(FastLockManager.shared(a, 1));
                     throw new AssertionError(sb.toString());
                 }
             }
             org.junit.jupiter.api.Assertions.assertEquals(0, errors.get());
             KeyLock c = a.keyed(0);
             if (c != null) {
-                org.junit.jupiter.api.Assertions.assertEquals(0L, c.word & ~LockWord.DEAD, "round " + round);
+                org.junit.jupiter.api.Assertions.assertEquals(0L, c.word() & ~LockWord.DEAD, "round " + round);
                 org.junit.jupiter.api.Assertions.assertEquals(0L, FastLockManager.shared(c), "round " + round);
             }
         }
