@@ -11,10 +11,12 @@ class JvmWorkTest {
 
     @Test
     void whatWasSpentIsTheDifferenceAndUncountedStaysUncounted() {
-        assertEquals(new JvmWork(70, 5, 900), new JvmWork(100, 25, 1000).since(new JvmWork(30, 20, 100)));
-        assertEquals(new JvmWork(-1, 5, 900), new JvmWork(-1, 25, 1000).since(new JvmWork(30, 20, 100)));
-        assertEquals(new JvmWork(70, -1, 900), new JvmWork(100, 25, 1000).since(new JvmWork(30, -1, 100)));
-        assertEquals(new JvmWork(70, 5, -1), new JvmWork(100, 25, 1000).since(new JvmWork(30, 20, -1)));
+        JvmWork after = new JvmWork(100, 25, 1000, 5000);
+        assertEquals(new JvmWork(70, 5, 900, 4000), after.since(new JvmWork(30, 20, 100, 1000)));
+        assertEquals(new JvmWork(-1, 5, 900, 4000), new JvmWork(-1, 25, 1000, 5000).since(new JvmWork(30, 20, 100, 1000)));
+        assertEquals(new JvmWork(70, -1, 900, 4000), after.since(new JvmWork(30, -1, 100, 1000)));
+        assertEquals(new JvmWork(70, 5, -1, 4000), after.since(new JvmWork(30, 20, -1, 1000)));
+        assertEquals(new JvmWork(70, 5, 900, -1), after.since(new JvmWork(30, 20, 100, -1)));
     }
 
     @Test
@@ -49,5 +51,18 @@ class JvmWorkTest {
         assertTrue(spent.cpuMillis() >= 280, spent.toString());
         int cores = ManagementFactory.getOperatingSystemMXBean().getAvailableProcessors();
         assertTrue(spent.cpuMillis() <= cores * (wallMillis + 20), spent + " in " + wallMillis + " ms");
+    }
+
+    @Test
+    void theHeapAllocatedCountsWhatAThreadAllocates() {
+        JvmWork before = JvmWork.now();
+        byte[][] kept = new byte[64][];
+        for (int i = 0; i < kept.length; i++) {
+            kept[i] = new byte[1 << 20];
+        }
+        JvmWork spent = JvmWork.now().since(before);
+        assertEquals(1 << 20, kept[63].length);
+        // HotSpot counts every thread's allocation: at least these 64 MB
+        assertTrue(spent.allocatedBytes() >= 64L << 20, spent.toString());
     }
 }

@@ -124,7 +124,8 @@ public final class CompareReport {
                     + "committed,throughput_tps,tpmC,new_order,payment,delivery,order_status,stock_level,"
                     + "aborts_spec_rollback,aborts_deadlock,aborts_serialization_failure,aborts_lock_timeout,"
                     + "aborts_other,engine_aborts_per_1000,lock_waits_per_txn,deadlocks_per_1000,retries,"
-                    + "consistency_ok,load_seconds,jit_ms_in_window,gc_ms_in_window,cpu_ms_in_window,summary");
+                    + "consistency_ok,load_seconds,jit_ms_in_window,gc_ms_in_window,cpu_ms_in_window,"
+                    + "alloc_kb_in_window,summary");
             for (RunSummary r : runs) {
                 Map<String, Long> a = r.aborts.byReason();
                 Map<String, Long> c = r.committedByType;
@@ -137,7 +138,8 @@ public final class CompareReport {
                         r.lockWaitsPerTxn == null ? "" : "" + r.lockWaitsPerTxn,
                         r.deadlocksPer1000 == null ? "" : "" + r.deadlocksPer1000, "" + r.retries,
                         "" + r.consistencyOk, "" + r.loadSeconds, orEmpty(r.jitMsInWindow), orEmpty(r.gcMsInWindow),
-                        orEmpty(r.cpuMsInWindow), csv(relative(file.getParent(), r.summaryFile)))));
+                        orEmpty(r.cpuMsInWindow), orEmpty(r.allocKbInWindow),
+                        csv(relative(file.getParent(), r.summaryFile)))));
             }
         }
     }
@@ -319,7 +321,8 @@ public final class CompareReport {
     /**
      * What the JVM spent in the measured windows (JvmWork): a window in which the JIT still compiled
      * for long measured part of the warming up, whatever the warm-up's length said; the CPU per
-     * committed transaction and the cores kept busy tell a point's extra work from its waiting.
+     * committed transaction and the cores kept busy tell a point's extra work from its waiting; the
+     * heap allocated per committed transaction is what the young collections are paid for.
      */
     private static void jvmInWindow(StringBuilder md, List<Cell> cells) {
         md.append("## The JVM in the measured window\n\nMilliseconds of JIT compilation in progress (the compiler")
@@ -332,21 +335,25 @@ public final class CompareReport {
                 .append(" process used (every thread: terminals, the embedded engine, the JIT, the GC), per")
                 .append(" committed transaction and as cores kept busy, medians over the repetitions: where a")
                 .append(" point with more clients makes less than its cores busy allow, the CPU per transaction")
-                .append(" says whether each transaction costs more or the terminals wait. - for an engine")
-                .append(" that runs as a server in another process, whose CPU is not counted.\n\n")
+                .append(" says whether each transaction costs more or the terminals wait. And the heap the")
+                .append(" process allocated per committed transaction, median (HotSpot's count): it depends much")
+                .append(" less on the machine's speed than throughput does, and the young collections, which stop")
+                .append(" every terminal, come as often as it fills the young generation. - for an engine that")
+                .append(" runs as a server in another process, whose CPU and allocation are not counted.\n\n")
                 .append("| mix | order | clients | config | JIT ms, most | JIT ms, median | GC ms, most | GC ms, median")
-                .append(" | CPU µs per txn | cores busy |\n")
-                .append("|---|---|---:|---|---:|---:|---:|---:|---:|---:|\n");
+                .append(" | CPU µs per txn | cores busy | KB allocated per txn |\n")
+                .append("|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|\n");
         for (Cell c : cells) {
             List<Double> jit = c.runs().stream().map(r -> r.jitMsInWindow == null ? null : (double) r.jitMsInWindow).toList();
             List<Double> gc = c.runs().stream().map(r -> r.gcMsInWindow == null ? null : (double) r.gcMsInWindow).toList();
             List<Double> cpu = c.runs().stream().map(RunSummary::cpuUsPerTxn).toList();
             List<Double> busy = c.runs().stream().map(RunSummary::coresBusy).toList();
+            List<Double> alloc = c.runs().stream().map(RunSummary::allocKbPerTxn).toList();
             md.append("| ").append(c.mix()).append(" | ").append(c.order()).append(" | ").append(c.clients())
                     .append(" | ").append(c.config()).append(" | ").append(most(jit)).append(" | ")
                     .append(medianOrDash(jit, 0)).append(" | ").append(most(gc)).append(" | ")
                     .append(medianOrDash(gc, 0)).append(" | ").append(medianOrDash(cpu, 0)).append(" | ")
-                    .append(medianOrDash(busy, 2)).append(" |\n");
+                    .append(medianOrDash(busy, 2)).append(" | ").append(medianOrDash(alloc, 1)).append(" |\n");
         }
         md.append("\n");
     }

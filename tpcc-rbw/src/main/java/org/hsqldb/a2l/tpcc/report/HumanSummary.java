@@ -45,6 +45,11 @@ public final class HumanSummary {
             out.printf("   the harness used %d ms of CPU in the window (the engine's server runs in another process"
                     + " and is not counted)%n", s.cpuMsInWindow);
         }
+        if (s.allocKbInWindow != null && s.engineInProcess()) {
+            out.printf(Locale.ROOT, "   the process allocated %d MB on the heap in the window%s%n", s.allocKbInWindow / 1024,
+                    s.allocKbPerTxn() == null ? ""
+                            : String.format(Locale.ROOT, ", %.1f KB per committed transaction", s.allocKbPerTxn()));
+        }
         if (s.engineCounters != null) out.println("   engine counters: " + s.engineCounters);
         if (s.lockWaitsPerTxn != null) {
             out.println("   lock waits per transaction: " + s.lockWaitsPerTxn + ", deadlocks per 1000: " + s.deadlocksPer1000);

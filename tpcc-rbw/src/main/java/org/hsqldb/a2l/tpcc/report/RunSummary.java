@@ -84,6 +84,11 @@ public final class RunSummary {
      * with a server in another process (see {@link #engineInProcess()}) only the client's part.
      */
     public Long cpuMsInWindow;
+    /**
+     * Kilobytes the harness's process allocated on the heap during the measured window, every
+     * thread (JvmWork); as for the CPU, the client's part alone for a server in another process.
+     */
+    public Long allocKbInWindow;
     /** Whether the engine ran in the harness's JVM (Engine.runsInThisJvm); null in older summaries. */
     public Boolean engineInProcess;
     /** From the engine's counters, over the measured window: lock waits per committed transaction. */
@@ -163,6 +168,8 @@ public final class RunSummary {
             jitMsInWindow = r.jvmInWindow().jitMillis() < 0 ? null : r.jvmInWindow().jitMillis();
             gcMsInWindow = r.jvmInWindow().gcMillis() < 0 ? null : r.jvmInWindow().gcMillis();
             cpuMsInWindow = r.jvmInWindow().cpuMillis() < 0 ? null : r.jvmInWindow().cpuMillis();
+            allocKbInWindow = r.jvmInWindow().allocatedBytes() < 0 ? null
+                    : r.jvmInWindow().allocatedBytes() / 1024;
         }
         if (engineCounters != null && committed > 0 && engineCounters.containsKey("waits")) {
             lockWaitsPerTxn = round(engineCounters.get("waits").doubleValue() / committed, 3);
@@ -226,6 +233,15 @@ public final class RunSummary {
     public Double cpuUsPerTxn() {
         return cpuMsInWindow == null || committed == 0 || !engineInProcess() ? null
                 : cpuMsInWindow * 1000.0 / committed;
+    }
+
+    /**
+     * Kilobytes the process allocated per committed transaction in the window, or null where not
+     * recorded, nothing committed, or the engine is a server in another process.
+     */
+    public Double allocKbPerTxn() {
+        return allocKbInWindow == null || committed == 0 || !engineInProcess() ? null
+                : allocKbInWindow / (double) committed;
     }
 
     /**

@@ -65,6 +65,9 @@ class MeasurementRunTest {
             int cores = Runtime.getRuntime().availableProcessors();
             assertTrue(s.cpuUsPerTxn() > 0 && s.coresBusy() > 0.05 && s.coresBusy() <= cores + 0.1,
                     s.cpuMsInWindow + " ms for " + s.committed + " in " + s.seconds + " s");
+            // every transaction allocates (results, rows, the JDBC calls): HotSpot counts it
+            assertNotNull(s.allocKbInWindow, "HotSpot counts the heap allocated");
+            assertTrue(s.allocKbPerTxn() > 0, s.allocKbInWindow + " KB for " + s.committed);
         }
         assertEquals(8, runs.get(0).consistency.size(), "cheap conditions after the first point");
         assertEquals(12, runs.get(1).consistency.size(), "all conditions after the last point");

@@ -74,6 +74,9 @@ class CompareReportTest {
         }
         runs.get(0).cpuMsInWindow = 9000L;
         runs.get(4).cpuMsInWindow = 17600L;
+        // and 9000 KB (10 KB each) and 22 000 KB (20 KB each) allocated: median 15 KB
+        runs.get(0).allocKbInWindow = 9000L;
+        runs.get(4).allocKbInWindow = 22000L;
         // fork-locks at 4 clients against a server process: the harness's CPU is only the client's,
         // not shown
         runs.get(1).jdbcUrl = "jdbc:postgresql://127.0.0.1:5432/tpcc";
@@ -81,6 +84,7 @@ class CompareReportTest {
         runs.get(1).seconds = 10;
         runs.get(1).committed = 1400;
         runs.get(1).cpuMsInWindow = 5000L;
+        runs.get(1).allocKbInWindow = 3000L;
         EngineRegistry registry = EngineRegistry.load();
         CompareReport.Meta meta = new CompareReport.Meta("2026-11-22T0130-quick", "scripts/compare",
                 List.of(registry.find("upstream").orElseThrow(), registry.find("fork-locks").orElseThrow()),
@@ -100,13 +104,13 @@ class CompareReportTest {
         assertTrue(md.contains("![throughput_8-92.png](throughput_8-92.png)"), md);
         assertTrue(Files.size(dir.resolve("throughput_8-92.png")) > 1000);
         assertTrue(md.contains("![speedup_8-92.png](speedup_8-92.png)"), md);
-        assertTrue(md.contains("| 8-92 | rbw | 4 | upstream | 900 | 470 | 30 | 21 | 13000 | 1.33 |"), md);
-        assertTrue(md.contains("| 8-92 | rbw | 4 | fork-locks | - | - | - | - | - | - |"), md);
+        assertTrue(md.contains("| 8-92 | rbw | 4 | upstream | 900 | 470 | 30 | 21 | 13000 | 1.33 | 15.0 |"), md);
+        assertTrue(md.contains("| 8-92 | rbw | 4 | fork-locks | - | - | - | - | - | - | - |"), md);
         List<String> csv = Files.readAllLines(dir.resolve("runs.csv"));
         assertEquals(10, csv.size());
-        assertTrue(csv.get(0).endsWith(",jit_ms_in_window,gc_ms_in_window,cpu_ms_in_window,summary"), csv.get(0));
-        assertTrue(csv.get(1).contains(",40,12,9000,runs/"), csv.get(1));
-        assertTrue(csv.get(2).contains(",,,5000,runs/"), csv.get(2));
+        assertTrue(csv.get(0).endsWith(",jit_ms_in_window,gc_ms_in_window,cpu_ms_in_window,alloc_kb_in_window,summary"), csv.get(0));
+        assertTrue(csv.get(1).contains(",40,12,9000,9000,runs/"), csv.get(1));
+        assertTrue(csv.get(2).contains(",,,5000,3000,runs/"), csv.get(2));
         assertTrue(csv.get(0).startsWith("run_id,config,engine_version,rep,"), csv.get(0));
     }
 
