@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.ServiceLoader;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -35,6 +36,8 @@ public final class Engine {
     private static final AtomicLong PROBES = new AtomicLong();
 
     private static final int SERVER_ONLINE = 1;
+    /** org.hsqldb.Database.CLOSEMODE_NORMAL: SHUTDOWN without COMPACT or IMMEDIATELY. */
+    private static final int CLOSEMODE_NORMAL = 2;
     private static final int SERVER_START_ATTEMPTS = 5;
 
     private final EngineConfig config;
@@ -43,6 +46,8 @@ public final class Engine {
     private final Properties credentials = new Properties();
     private final DatabaseLocation database;
     private final Object server;
+    /** The served database's URI in the engine's registry (DatabaseManager), or null if not known. */
+    private String servedUri;
 
     private Engine(EngineConfig config, Driver driver, String url, DatabaseLocation database, Object server) {
         this.config = config;
@@ -95,6 +100,7 @@ public final class Engine {
         }
         Object server = null;
         int port = 0;
+        List<String> open = databaseUris(loader);
         for (int attempt = 1; server == null; attempt++) {
             port = freePort();
             try {
@@ -105,7 +111,11 @@ public final class Engine {
             }
         }
         String url = "jdbc:hsqldb:hsql://127.0.0.1:" + port + "/" + database.name();
-        return new Engine(config, driver(loader, config.driverClass(), url), url, database, server);
+        Engine e = new Engine(config, driver(loader, config.driverClass(), url), url, database, server);
+        List<String> opened = new ArrayList<>(databaseUris(loader));
+        opened.removeAll(open);
+        e.servedUri = opened.size() == 1 ? opened.get(0) : null;
+        return e;
     }
 
     private static int freePort() throws EngineException {
@@ -304,13 +314,46 @@ public final class Engine {
         }
     }
 
-    /** The server stops by itself once its only database is shut down; this covers the other paths. */
+    /**
+     * The server stops by itself once its only database is shut down; this covers the other paths
+     * (a failed connect, a failed SHUTDOWN), closing the database too. Then waits, up to 10 s,
+     * until the database is out of the engine's registry: a SHUTDOWN sent through the network can
+     * return to the client, its connection closed, while the server's thread is still closing the
+     * database, and a database opened next in this JVM under the same name (the next point, or a
+     * test) would be handed the one that is closing, with its settings.
+     */
     public void stopServer() {
         if (server == null) return;
         try {
-            server.getClass().getMethod("shutdown").invoke(server);
+            server.getClass().getMethod("shutdownWithCatalogs", int.class).invoke(server, CLOSEMODE_NORMAL);
         } catch (ReflectiveOperationException ignored) {
             // it is gone already
+        }
+        if (servedUri == null) return;
+        ClassLoader loader = server.getClass().getClassLoader();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (databaseUris(loader).contains(servedUri) && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    /** The URIs of the databases open in the engine's registry (HSQLDB's DatabaseManager). */
+    private static List<String> databaseUris(ClassLoader loader) {
+        try {
+            Object list = loader.loadClass("org.hsqldb.DatabaseManager").getMethod("getDatabaseURIs").invoke(null);
+            int n = (Integer) list.getClass().getMethod("size").invoke(list);
+            List<String> uris = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                uris.add((String) list.getClass().getMethod("get", int.class).invoke(list, i));
+            }
+            return uris;
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return List.of();
         }
     }
 }
