@@ -347,9 +347,10 @@ public final class Engine {
         try {
             Object list = loader.loadClass("org.hsqldb.DatabaseManager").getMethod("getDatabaseURIs").invoke(null);
             int n = (Integer) list.getClass().getMethod("size").invoke(list);
+            java.lang.reflect.Method get = list.getClass().getMethod("get", int.class);
             List<String> uris = new ArrayList<>(n);
             for (int i = 0; i < n; i++) {
-                uris.add((String) list.getClass().getMethod("get", int.class).invoke(list, i));
+                uris.add((String) get.invoke(list, i));
             }
             return uris;
         } catch (ReflectiveOperationException | RuntimeException e) {
