@@ -1,6 +1,5 @@
 package org.hsqldb.a2l.lockmgr;
 
-import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.List;
 
@@ -22,15 +21,7 @@ import java.util.List;
  */
 public final class KeyLock extends LockName {
 
-    static final VarHandle WORD;
-
-    static {
-        try {
-            WORD = MethodHandles.lookup().findVarHandle(KeyLock.class, "word", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    static final VarHandle WORD = LockWord.handle(KeyLock.class);
 
     private final LockName parent;
     private final Object key;

@@ -40,6 +40,15 @@ final class LockWord {
 
     private LockWord() {
     }
+
+    /** The VarHandle of {@code owner}'s {@code volatile long word} (a class of this package). */
+    static VarHandle handle(Class<?> owner) {
+        try {
+            return MethodHandles.lookup().findVarHandle(owner, "word", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 }
 
 /** Padding before a canonical name's word (see LockWord). */
@@ -53,15 +62,7 @@ abstract class CanonicalPad0 extends LockName {
 
 /** A table's or an attribute's lock word (see LockWord). */
 abstract class CanonicalWord extends CanonicalPad0 {
-    static final VarHandle WORD;
-
-    static {
-        try {
-            WORD = MethodHandles.lookup().findVarHandle(CanonicalWord.class, "word", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    static final VarHandle WORD = LockWord.handle(CanonicalWord.class);
 
     volatile long word;
 
