@@ -186,8 +186,9 @@ public final class FastLockManager extends LockManager {
             }
         }
         if (timeout == NO_WAIT && heldAgainst(n, kind, selfS, selfX, selfI, selfU, selfIX)) {
-            // an escalation's try that others' holds refuse: refused here, as the queue's
-            // monitor would, without setting WAITER, which sends their fast paths through it
+            // a try (an escalation's, or tryAcquire's) that others' holds refuse: refused here,
+            // as the queue's monitor would, without setting WAITER, which sends their fast
+            // paths through it
             return R_TIMEOUT;
         }
         return lockSlow(o, n, slot, kind, selfS, selfX, selfI, selfU, selfIX, converter, r, txn,
@@ -195,23 +196,34 @@ public final class FastLockManager extends LockManager {
     }
 
     /**
-     * Whether other owners hold what keeps {@code kind} (S, U or X: an escalation's mode) out
-     * of {@code n} now (read without the monitor: tryGrant's test of the holders, less the
-     * queue's). Refusing on it alone is right for an escalation's try: the owner holds an
-     * intention on the parent, so the try is a conversion, which tryGrant does not check
-     * against the queue either.
+     * Whether other owners hold what keeps {@code kind} out of {@code n} now (read without the
+     * monitor: tryGrant's test of the holders, less the queue's). Such a request would wait
+     * whether it converts or arrives, so a try may be refused on it alone.
      */
     private static boolean heldAgainst(LockName n, int kind, int selfS, int selfX, int selfI,
             int selfU, int selfIX) {
         long w = n.word();
         boolean otherX = (w & X_BIT) != 0 && selfX == 0;
+        if (kind == IS) {
+            return otherX;
+        }
+        boolean otherU = (w & U_BIT) != 0 && selfU == 0;
+        if (kind == IX) {
+            return otherX || otherU || shared(n, 0) != selfS;
+        }
         boolean otherIX = ixCount(w) != selfIX;
         if (kind == S) {
             return otherX || otherIX;
         }
-        boolean otherU = (w & U_BIT) != 0 && selfU == 0;
         return otherX || otherU || otherIX
                 || (kind == X && (shared(n, 0) != selfS || shared(n, 1) != selfI));
+    }
+
+    @Override
+    boolean keepsOutShared(Owner o, Hold h, LockName n) {
+        return h == null ? heldAgainst(n, S, 0, 0, 0, 0, 0)
+                : heldAgainst(n, S, h.mode == S ? 1 : 0, h.mode == X ? 1 : 0, h.intent ? 1 : 0,
+                        h.mode == U ? 1 : 0, h.ix ? 1 : 0);
     }
 
     /** Whether S or IS may be taken on the fast path with this word. */

@@ -241,12 +241,53 @@ public abstract class LockManager {
      */
     public final LockResult acquire(Owner o, LockRequest[] set, LockDuration duration,
             long timeoutNanos) {
+        return acquireSet(o, set, duration, timeoutNanos > 0 ? timeoutNanos : defaultTimeoutNanos);
+    }
+
+    /**
+     * Acquires every lock of {@code set} for {@code o}, as {@link #acquire} does, if each is
+     * granted without waiting: a lock that others' holds keep out, or that would have to
+     * queue behind a waiter (the fairness rule, as for any new arrival), refuses the whole
+     * call. For a lock that is worth taking only if it is free now, where a finer one would
+     * do otherwise (the engine's join that reaches rows by key tries S on the values of their
+     * whole key range, and locks each row's cells if refused). Never waits, so never
+     * deadlocks; a refusal leaves no queue entry and no WAITER bit set, and is counted as an
+     * immediate answer, not as a wait or a timeout.
+     *
+     * @return true if every lock is held; false if one was refused, and the owner then holds
+     *         exactly what it held before the call
+     */
+    public final boolean tryAcquire(Owner o, LockRequest[] set, LockDuration duration) {
+        return acquireSet(o, set, duration, NO_WAIT) == LockResult.GRANTED;
+    }
+
+    /**
+     * Whether other owners' holds keep S out of {@code n} now: another's X, or IX (on a table,
+     * an inserter; on an attribute, a writer of one of its cells or key ranges; U lets S in).
+     * A hint, not a lock: read without waiting, and it may change at once. For an engine
+     * choosing a granularity (the engine's join that reaches rows by key tries S on their key
+     * range's values only while no other owner writes the column). For the owner's own thread.
+     */
+    public final boolean othersKeepOutShared(Owner o, LockName n) {
+        checkOwner(o);
+        beginCall();
+        try {
+            return keepsOutShared(o, o.find(n), n);
+        } finally {
+            endCall();
+        }
+    }
+
+    /** othersKeepOutShared, with the owner's hold on {@code n} (null if none). */
+    abstract boolean keepsOutShared(Owner o, Hold h, LockName n);
+
+    private LockResult acquireSet(Owner o, LockRequest[] set, LockDuration duration,
+            final long timeout) {
         checkOwner(o);
         final boolean txn = duration == LockDuration.TRANSACTION;
         if (!txn && duration != LockDuration.STATEMENT) {
             throw new NullPointerException("duration");
         }
-        final long timeout = timeoutNanos > 0 ? timeoutNanos : defaultTimeoutNanos;
         int processed = 0, immediate = 0, waited = 0, upgrades = 0, upgradeWaits = 0,
                 escalations = 0;
         int status = GRANTED_NOW;
@@ -344,7 +385,9 @@ public abstract class LockManager {
                         o.dropNewest(h);
                         continue;
                     }
-                    if (st == GRANTED_WAITED || st > GRANTED_WAITED) {
+                    // (a try's refusal was answered at once: not a wait)
+                    if (st == GRANTED_WAITED
+                            || st > GRANTED_WAITED && !(st == R_TIMEOUT && timeout == NO_WAIT)) {
                         waited++;
                         if (upgrade) {
                             upgradeWaits++;
@@ -419,7 +462,9 @@ public abstract class LockManager {
                 return new LockResult(LockResult.Status.DEADLOCK, failed, cycle);
             }
             case R_TIMEOUT:
-                o.count(LockCounters.TIMEOUTS, 1);
+                if (timeout != NO_WAIT) {
+                    o.count(LockCounters.TIMEOUTS, 1); // (not a try's refusal)
+                }
                 return new LockResult(LockResult.Status.TIMEOUT, failed, List.of());
             case R_CANCELLED:
                 o.count(LockCounters.CANCELS, 1);

@@ -78,6 +78,11 @@ public final class MutexLockManager extends LockManager {
         }
     }
 
+    @Override
+    boolean keepsOutShared(Owner o, Hold h, LockName n) {
+        return blocked(o, n, S); // (under the mutex: beginCall)
+    }
+
     private static void grant(Owner o, LockName n, int kind) {
         State st = state(n);
         if (kind == IS) {

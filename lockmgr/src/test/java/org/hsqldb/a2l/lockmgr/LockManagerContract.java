@@ -113,6 +113,10 @@ abstract class LockManagerContract {
             return acquire(TRANSACTION, SHORT_MS, set).status();
         }
 
+        boolean tryAcquire(LockRequest... set) {
+            return call(() -> m.tryAcquire(o, set, TRANSACTION));
+        }
+
         Future<LockResult> start(LockDuration d, LockRequest... set) {
             return ex.submit(() -> m.acquire(o, set, d, 0));
         }
@@ -1248,6 +1252,84 @@ abstract class LockManagerContract {
 
     static LockRequest keyS(TableLock t, int k) {
         return LockRequest.rowKey(t, List.of(k), LockMode.S);
+    }
+
+    /**
+     * tryAcquire grants a set only if no lock of it would wait: for others' holds, or behind a
+     * waiter (the fairness rule). Refused, the owner holds what it held before, with no keyed
+     * name left made for it; nothing is queued, and no timeout is counted.
+     */
+    @Test
+    void aTryIsGrantedOnlyIfNoLockWouldWaitAndARefusalLeavesNothingBehind() {
+        Session a = session(1), b = session(2), c = session(3);
+        a.grant(cellX(ta, 1));
+        // the writer's intentions (IS(T), IX(T.a)) refuse neither a cell of its column nor another's
+        assertTrue(b.tryAcquire(cellS(ta, 2), cellS(tb, 1)));
+        assertEquals(LockMode.S, b.held(new KeyLock(ta, List.of(2))));
+        // a write of another cell beside it (IX(T.a) beside IX(T.a)): granted
+        assertTrue(c.tryAcquire(cellX(ta, 3)));
+        c.releaseAll();
+        // the written cell, and the whole column, are refused; so is a set with one of them
+        assertFalse(b.tryAcquire(cellS(ta, 1)));
+        assertFalse(b.tryAcquire(s(ta)));
+        assertFalse(b.tryAcquire(cellS(tc, 5), cellS(ta, 1)));
+        assertNull(b.held(new KeyLock(tc, List.of(5))));
+        assertNull(b.held(tc), "no intention left either");
+        assertEquals(0, tc.keyCount(), "the name made for the refused set is forgotten");
+        assertEquals(LockMode.S, b.held(new KeyLock(tb, List.of(1))), "what it held stays");
+        assertTrue(m.snapshot().stream().noneMatch(i -> i.state() == LockInfo.State.WAITING));
+        assertEquals(0, m.counters().timeouts());
+        assertEquals(0, m.counters().waits(), "a refusal is answered at once");
+        // a reader's S is compatible with a holder's S, but not with X queued behind it
+        b.releaseAll();
+        a.releaseAll();
+        a.grant(cellS(ta, 1));
+        Future<LockResult> writer = c.start(cellX(ta, 1));
+        awaitWaiting(c);
+        assertFalse(b.tryAcquire(cellS(ta, 1)));
+        a.releaseAll();
+        assertEquals(Status.GRANTED, get(writer).status());
+        c.releaseAll();
+        assertTrue(b.tryAcquire(cellS(ta, 1), s(tb)));
+        b.releaseAll();
+        // the intentions' own conflicts: IX(T.a) under a cell write, refused beside S(T.a);
+        // IS(T) under any attribute, refused beside X(T)
+        a.grant(s(ta));
+        assertFalse(b.tryAcquire(cellX(ta, 3)));
+        assertTrue(b.tryAcquire(cellX(tb, 3)));
+        a.releaseAll();
+        b.releaseAll();
+        a.grant(x(t));
+        assertFalse(b.tryAcquire(s(tb)));
+        a.releaseAll();
+        assertEquals(0, m.counters().timeouts());
+        assertEquals(List.of(), m.snapshot());
+    }
+
+    /** The hint says whether others' X or IX (not S, U or IS, nor the owner's own) is there. */
+    @Test
+    void othersKeepOutSharedSeesOthersXAndIxOnly() {
+        Session a = session(1), b = session(2);
+        java.util.function.BiPredicate<Session, LockName> hint =
+                (who, n) -> who.call(() -> m.othersKeepOutShared(who.o, n));
+        assertFalse(hint.test(b, ta));
+        a.grant(cellX(ta, 1));                   // IX(T.a), IS(T)
+        assertTrue(hint.test(b, ta));
+        assertFalse(hint.test(a, ta), "its own");
+        assertFalse(hint.test(b, tb), "another column");
+        assertFalse(hint.test(b, t), "an intention on the table");
+        b.grant(cellX(ta, 2));
+        assertTrue(hint.test(b, ta), "another's beside its own");
+        a.releaseAll();
+        assertFalse(hint.test(b, ta));
+        b.releaseAll();
+        a.grant(s(ta), u(tb));
+        assertFalse(hint.test(b, ta), "S");
+        assertFalse(hint.test(b, tb), "U lets S in");
+        a.grant(x(tb));
+        assertTrue(hint.test(b, tb));
+        a.releaseAll();
+        assertEquals(List.of(), m.snapshot());
     }
 
     @Test

@@ -225,7 +225,7 @@ class RandomizedConcurrencyTest {
         volatile boolean stop;
         final AtomicLong deadlocks = new AtomicLong(), timeouts = new AtomicLong(),
                 cancels = new AtomicLong(), granted = new AtomicLong(), grantedRequests = new AtomicLong(),
-                txns = new AtomicLong();
+                txns = new AtomicLong(), refusedTries = new AtomicLong();
         final Owner[] owners = new Owner[THREADS];
 
         Run(LockManager m, boolean forever, boolean reads, long seed) {
@@ -313,9 +313,13 @@ class RandomizedConcurrencyTest {
             if (!forever) {
                 assertTrue(timeouts.get() + cancels.get() > 0, c.toString());
             }
+            if (!reads) {
+                assertTrue(refusedTries.get() > 0, "no try was refused: " + c);
+            }
             System.out.println(m.getClass().getSimpleName() + (forever ? " forever" : " timeouts")
                     + (reads ? " reads" : " hot")
-                    + ": " + txns.get() + " transactions, " + granted.get() + " grants; " + c);
+                    + ": " + txns.get() + " transactions, " + granted.get() + " grants, "
+                    + refusedTries.get() + " tries refused; " + c);
         }
 
         /** Cancels random owners (timeouts variant) and takes snapshots meanwhile. */
@@ -522,8 +526,15 @@ class RandomizedConcurrencyTest {
                     LockDuration d = rnd.nextInt(5) < 2 ? LockDuration.STATEMENT : LockDuration.TRANSACTION;
                     long timeout = !forever && rnd.nextInt(3) == 0
                             ? TimeUnit.MICROSECONDS.toNanos(200 + rnd.nextInt(5000)) : 0;
-                    LockResult r = m.acquire(o, set, d, timeout);
-                    if (r.isGranted()) {
+                    // a try now and then: all at once, or nothing and no wait
+                    boolean trying = rnd.nextInt(8) == 0;
+                    LockResult r = !trying ? m.acquire(o, set, d, timeout)
+                            : m.tryAcquire(o, set, d) ? LockResult.GRANTED : null;
+                    if (r == null) {
+                        refusedTries.incrementAndGet();
+                        escalatingUnder.get().clear();
+                        verify(o, model); // the owner holds exactly what it held before the call
+                    } else if (r.isGranted()) {
                         granted.incrementAndGet();
                         grantedRequests.addAndGet(set.length);
                         for (LockRequest q : set) {
