@@ -120,14 +120,89 @@ class CellLockingTest {
             try (Statement s = one.connection().createStatement()) {
                 assertTrue(explain(s, update + "1").contains("PUBLIC.T.B[1, 1] X CELL one row by its primary key"));
                 // each table by its own state: a new child inserts whole, checks its parent by key
+                // once the parent's own inserts lock keys (till then they take it whole, and the
+                // check takes S on it)
                 s.execute("CREATE TABLE c (id INT PRIMARY KEY, w INT, d INT, FOREIGN KEY (w, d) REFERENCES t)");
-                List<String> insert = explain(s, "INSERT INTO c VALUES (?, ?, ?)");
-                assertTrue(insert.contains("PUBLIC.C X TABLE no transaction has waited on the table lately")
-                        && insert.contains("PUBLIC.T[?, ?] S ROW KEY the parent row of a foreign key"),
+                String insertC = "INSERT INTO c VALUES (?, ?, ?)";
+                List<String> insert = explain(s, insertC);
+                assertTrue(insert.contains("PUBLIC.C X TABLE no transaction has waited on the table lately"),
                         insert::toString);
+                if (PatchSeries.isApplied("Keep-S-on-a-table-while-its-inserts")) {
+                    assertTrue(insert.contains("PUBLIC.T S TABLE the parent of a foreign key, with no insert"
+                            + " or delete by key since transactions met on it"), insert::toString);
+                    assertEquals(1, s.executeUpdate("INSERT INTO t VALUES (3, 3, 0, 0)")); // t's first: X(T)
+                    one.commit();
+                }
+                List<String> keyed = explain(s, insertC);
+                assertTrue(keyed.contains("PUBLIC.T[?, ?] S ROW KEY the parent row of a foreign key"),
+                        keyed::toString);
             }
             assertEquals(25, one.queryLong("SELECT SUM(b) FROM t WHERE w = 1"));
         }
+    }
+
+    /**
+     * On a table that transactions meet on but nobody has inserted into or deleted from by key
+     * since, inserts and deletes take the table whole: a read by key holds S on the table
+     * instead of its row key, which keeps out no more (and no writer of its values); the first
+     * insert waits for it, as it would for the row key's intention, and from then on reads lock
+     * row keys, beside which inserts of other keys run.
+     */
+    @Test
+    @RequiresPatch("Keep-S-on-a-table-while-its-inserts")
+    void aReadByKeyHoldsTheTableUntilItsInsertsLockKeys() throws Exception {
+        String url = url(true);
+        try (Connection opened = openByDefault("3600000", url);
+             SessionThread one = new SessionThread(Engines.fork(url), "one");
+             SessionThread two = new SessionThread(Engines.fork(url), "two")) {
+            create(one);
+            for (SessionThread s : new SessionThread[] {one, two}) {
+                s.setAutoCommit(false);
+                s.setIsolation(Connection.TRANSACTION_SERIALIZABLE); // read locks to commit
+            }
+            String update = "UPDATE t SET b = b * 1 + 1 WHERE w = 1 AND d = ";
+            meet(one, two, update + "1", update + "2"); // t is contended from now on
+            String read = "SELECT b FROM t WHERE w = 1 AND d = 1";
+            try (Statement s = one.connection().createStatement()) {
+                List<String> explained = explain(s, read);
+                assertTrue(explained.contains("PUBLIC.T S TABLE no insert or delete by key since"
+                        + " transactions met on the table (they take X on it, which a row key would not keep"
+                        + " out better)"), explained::toString);
+            }
+            assertEquals(11, one.queryLong(read));
+            List<String> held = locksOf(one);
+            assertTrue(held.containsAll(List.of("PUBLIC.T S", "PUBLIC.T.B[1, 1] S")), held::toString);
+            assertTrue(held.stream().noneMatch(l -> l.startsWith("PUBLIC.T[")), held::toString);
+            assertEquals(1, SessionThread.await(two.submit(update + "2")), "a value of another row: at once");
+            Future<Integer> insert = two.submit("INSERT INTO t VALUES (3, 1, 0, 0)");
+            two.awaitLockWait(); // the first insert since t was met on: X(T)
+            one.commit();
+            assertEquals(1, SessionThread.await(insert));
+            two.commit();
+            // inserts lock keys now, and so do reads
+            assertEquals(11, one.queryLong(read));
+            List<String> keyed = locksOf(one);
+            assertTrue(keyed.contains("PUBLIC.T[1, 1] S"), keyed::toString);
+            assertEquals(1, SessionThread.await(two.submit("INSERT INTO t VALUES (3, 2, 0, 0)")), "at once");
+            List<String> inserter = locksOf(two);
+            assertTrue(inserter.contains("PUBLIC.T IX"), inserter::toString);
+            one.commit();
+            two.commit();
+            assertEquals(5, one.queryLong("SELECT COUNT(*) FROM t"));
+            one.commit();
+            assertEquals(List.of(), IndexIntegrity.problems(opened));
+        }
+    }
+
+    /** {@code one} runs {@code first}, {@code two} runs {@code second} and waits for it; both commit. */
+    private static void meet(SessionThread one, SessionThread two, String first, String second)
+            throws Exception {
+        assertEquals(1, one.execute(first));
+        Future<Integer> met = two.submit(second);
+        two.awaitLockWait();
+        one.commit();
+        assertEquals(1, SessionThread.await(met));
+        two.commit();
     }
 
     /**
@@ -181,8 +256,10 @@ class CellLockingTest {
      * keys while the table was marked, and got its locks after a clear, must take the table whole
      * before it changes the indexes: walks that began in between took no latch. Here the insert
      * into c decides on keys while y holds c, waits for the parent p meanwhile, and c is cleared
-     * (free, quiet) before it gets its locks; meanwhile r2 walks c by key without the latch. So
-     * the insert takes X on c after its IX, and waits for r2. Without that X, it would change c's
+     * (free, quiet) before it gets its locks; meanwhile r2, which decided on c's row key while c
+     * was marked too, and waited for p as well, walks c by key without the latch (a walk that
+     * decides while c is not marked holds c whole, which the insert's IX waits for). So the
+     * insert takes X on c after its IX, and waits for r2. Without that X, it would change c's
      * indexes beside r2's walk without the latch (the lock check, on in these tests, fails it).
      */
     @Test
@@ -222,6 +299,8 @@ class CellLockingTest {
             assertEquals(1, g.execute("INSERT INTO p VALUES 2")); // p, whole: X(P)
             Future<Integer> insert = a.submit("INSERT INTO c VALUES (1, 1, 0)");
             a.awaitLockWait(); // keys of c decided on; waits for the parent's S(P)
+            Future<Long> walk = r2.submitQueryLong("SELECT c.v FROM c, p WHERE c.id = 0 AND p.id = 2");
+            r2.awaitLockWait(); // c's row key decided on; waits for p too
             y.commit();
             // c is free and quiet: this look at it clears the flag, and the mark with it
             assertTrue(explain(b, insertC).contains(
@@ -229,8 +308,10 @@ class CellLockingTest {
             assertEquals(1, r1.queryLong("SELECT COUNT(*) FROM c")); // c whole: S(C)
             g.commit(); // a gets p, then waits for IX on c behind r1: c is flagged again
             awaitWaiting(b, sessionA, "PUBLIC.C", "IX");
-            // a walk of c by key, let in beside the waiting IX, and not latched: c is not marked
-            assertEquals(2, r2.queryLong("SELECT v FROM c WHERE id = 0")); // y's update
+            // r2's walk of c by key, let in beside the waiting IX, and not latched: c is not marked
+            assertEquals(2, SessionThread.await(walk)); // y's update
+            List<String> walker = locksOf(r2);
+            assertTrue(walker.contains("PUBLIC.C[0] S"), () -> "by key: " + walker);
             r1.commit(); // a gets IX and its row key, then asks for X: it waits for r2's walk
             awaitWaiting(b, sessionA, "PUBLIC.C", "X");
             assertFalse(insert.isDone(), "nothing changed beside r2's walk");
@@ -513,9 +594,10 @@ class CellLockingTest {
             List<String> both = explain(s, join);
             assertTrue(both.containsAll(List.of(
                     "PUBLIC.OL[?, ?] S KEY RANGE rows whose primary key starts with these values",
-                    "PUBLIC.ST[?] S KEY RANGE rows whose primary key starts with these values",
-                    "PUBLIC.ST.Q[?, PUBLIC.OL.I] S CELL each row the join reaches by its primary key, when it reaches it")),
+                    "PUBLIC.ST[?] S KEY RANGE rows whose primary key starts with these values")),
                     both::toString);
+            assertTrue(both.stream().anyMatch(l -> l.startsWith("PUBLIC.ST.Q[?, PUBLIC.OL.I] S CELL each row the"
+                    + " join reaches by its primary key, when it reaches it")), both::toString);
             assertTrue(both.stream().noneMatch(l -> l.startsWith("PUBLIC.OL S ") || l.startsWith("PUBLIC.ST S ")
                     || l.startsWith("PUBLIC.ST.Q S ")), both::toString);
             // ST reached by OL's column only: ST's table and columns, OL's range
@@ -579,8 +661,13 @@ class CellLockingTest {
     void aJoinThatReachesRowsByTheirKeyKeepsOutTheWritersOfThoseRowsOnly() throws Exception {
         String url = url(true);
         try (SessionThread reader = new SessionThread(Engines.fork(url), "reader");
-             SessionThread writer = new SessionThread(Engines.fork(url), "writer")) {
+             SessionThread writer = new SessionThread(Engines.fork(url), "writer");
+             SessionThread other = new SessionThread(Engines.fork(url), "other")) {
             createOrderLinesAndStock(reader, writer);
+            // another warehouse's row, written to the end: with a writer of the column, the join
+            // does not try the whole range (see the next test) and locks rows one by one
+            other.setAutoCommit(false);
+            assertEquals(1, other.execute("UPDATE st SET q = 6 WHERE w = 2 AND i = 10"));
             assertEquals(10, reader.queryLong(REACHING_JOIN));
             List<String> held = locksOf(reader);
             assertTrue(held.containsAll(List.of("PUBLIC.ST[1] S", "PUBLIC.ST.Q[1, 10] S", "PUBLIC.ST.Q[1, 20] S")),
@@ -611,6 +698,44 @@ class CellLockingTest {
             assertEquals(17, reader.queryLong(REACHING_JOIN));
             reader.commit();
             assertEquals(List.of(), locksOf(reader));
+            other.rollback();
+        }
+    }
+
+    /**
+     * When no other transaction writes the column it reads, the join has all the values of the
+     * rows' key range at once: S on the range's cells, one lock for the rows it reaches one by
+     * one and those it does not; a writer of the range that comes while it runs waits for the
+     * end of its transaction, a writer of another range does not; and a join that finds the
+     * column written locks rows one by one again.
+     */
+    @Test
+    @RequiresPatch("Let-a-join-that-reaches-rows-by-key-lock")
+    void aJoinThatFindsNoWriterInTheKeyRangeOfTheRowsItReachesLocksTheRangesValues() throws Exception {
+        String url = url(true);
+        try (SessionThread reader = new SessionThread(Engines.fork(url), "reader");
+             SessionThread writer = new SessionThread(Engines.fork(url), "writer")) {
+            createOrderLinesAndStock(reader, writer);
+            assertEquals(10, reader.queryLong(REACHING_JOIN));
+            List<String> held = locksOf(reader);
+            assertTrue(held.containsAll(List.of("PUBLIC.ST[1] S", "PUBLIC.ST.Q[1] S")), held::toString);
+            assertTrue(held.stream().noneMatch(l -> l.startsWith("PUBLIC.ST.Q[1, ")), held::toString);
+            // another range's row: at once; a row of the range the join did not reach: waits
+            assertEquals(1, writer.execute("UPDATE st SET q = 6 WHERE w = 2 AND i = 10"));
+            Future<Integer> write = writer.submit("UPDATE st SET q = 6 WHERE w = 1 AND i = 30");
+            writer.awaitLockWait();
+            assertEquals(10, reader.queryLong(REACHING_JOIN), "read again: the same values");
+            reader.commit();
+            assertEquals(1, SessionThread.await(write));
+            // the writer holds cells of the column until it commits: rows one by one
+            assertEquals(10, reader.queryLong(REACHING_JOIN));
+            List<String> again = locksOf(reader);
+            assertTrue(again.containsAll(List.of("PUBLIC.ST.Q[1, 10] S", "PUBLIC.ST.Q[1, 20] S")), again::toString);
+            assertTrue(again.stream().noneMatch(l -> l.startsWith("PUBLIC.ST.Q[1] ")), again::toString);
+            reader.commit();
+            writer.commit();
+            assertEquals(List.of(), locksOf(reader));
+            assertEquals(List.of(), locksOf(writer));
         }
     }
 
