@@ -11,7 +11,7 @@ import java.util.List;
  * <li>{@code requests}: lock requests processed (one per element of a lock set; the elements
  *     after a failing one are not processed); always {@code immediate + waits}</li>
  * <li>{@code immediate}: requests answered without waiting: granted (including those already
- *     held), or a try's refused ({@link LockManager#tryAcquire})</li>
+ *     held), or refused to a try ({@link LockManager#tryAcquire})</li>
  * <li>{@code waits}: requests that had to wait (whatever the outcome)</li>
  * <li>{@code waitNanos}: total time spent waiting</li>
  * <li>{@code upgrades}: conversions granted on a name the owner already held in a weaker
