@@ -711,7 +711,7 @@ class CellLockingTest {
      */
     @Test
     @RequiresPatch("Let-a-join-that-reaches-rows-by-key-lock")
-    void aJoinThatFindsNoWriterInTheKeyRangeOfTheRowsItReachesLocksTheRangesValues() throws Exception {
+    void aJoinThatFindsNoOtherWriterOfTheColumnLocksTheValuesOfItsRowsKeyRange() throws Exception {
         String url = url(true);
         try (SessionThread reader = new SessionThread(Engines.fork(url), "reader");
              SessionThread writer = new SessionThread(Engines.fork(url), "writer")) {
