@@ -664,9 +664,12 @@ class CellLockingTest {
              SessionThread writer = new SessionThread(Engines.fork(url), "writer");
              SessionThread other = new SessionThread(Engines.fork(url), "other")) {
             createOrderLinesAndStock(reader, writer);
-            // another warehouse's row, written to the end: with a writer of the column, the join
-            // does not try the whole range (see the next test) and locks rows one by one
+            // a writer of the column, to the end, that wrote the join's key range last (a row the
+            // join does not reach): the join does not try the whole range (see the next tests)
+            // and locks rows one by one
             other.setAutoCommit(false);
+            assertEquals(1, other.execute("UPDATE st SET q = 6 WHERE w = 1 AND i = 30"));
+            other.commit();
             assertEquals(1, other.execute("UPDATE st SET q = 6 WHERE w = 2 AND i = 10"));
             assertEquals(10, reader.queryLong(REACHING_JOIN));
             List<String> held = locksOf(reader);
@@ -739,6 +742,54 @@ class CellLockingTest {
         }
     }
 
+    /**
+     * A writer of the column that writes another key range does not keep the join from the
+     * values of its own range, nor does the session's own write of the range, once it has been
+     * the range's last writer for a few milliseconds; another's write of the range since then
+     * does, while the column has a writer.
+     */
+    @Test
+    @RequiresPatch("Let-a-join-lock-its-rows-key-range-while-the-column")
+    void aJoinLocksItsRowsKeyRangeWhileTheColumnsOtherWritersWriteElsewhere() throws Exception {
+        String url = url(true);
+        try (SessionThread reader = new SessionThread(Engines.fork(url), "reader");
+             SessionThread writer = new SessionThread(Engines.fork(url), "writer")) {
+            createOrderLinesAndStock(reader, writer);
+            assertEquals(1, writer.execute("UPDATE st SET q = 6 WHERE w = 2 AND i = 10"));
+            assertEquals(10, reader.queryLong(REACHING_JOIN));
+            List<String> held = locksOf(reader);
+            assertTrue(held.contains("PUBLIC.ST.Q[1] S"), held::toString);
+            assertTrue(held.stream().noneMatch(l -> l.startsWith("PUBLIC.ST.Q[1, ")), held::toString);
+            // a writer of the range, a row the join did not reach: waits for its transaction
+            Future<Integer> write = writer.submit("UPDATE st SET q = 6 WHERE w = 1 AND i = 30");
+            writer.awaitLockWait();
+            reader.commit();
+            assertEquals(1, SessionThread.await(write));
+            writer.commit();
+            // the writer wrote the range last and writes the column again, elsewhere: rows one
+            // by one, though the range is free
+            assertEquals(1, writer.execute("UPDATE st SET q = 7 WHERE w = 2 AND i = 10"));
+            assertEquals(10, reader.queryLong(REACHING_JOIN));
+            List<String> again = locksOf(reader);
+            assertTrue(again.containsAll(List.of("PUBLIC.ST.Q[1, 10] S", "PUBLIC.ST.Q[1, 20] S")), again::toString);
+            assertTrue(again.stream().noneMatch(l -> l.startsWith("PUBLIC.ST.Q[1] ")), again::toString);
+            reader.commit();
+            // the session wrote the range last itself, the writer still writes elsewhere: the
+            // range, once the session has been its last writer for 5 ms (RANGE_OWN_NANOS)
+            assertEquals(1, reader.execute("UPDATE st SET q = 5 WHERE w = 1 AND i = 30"));
+            reader.commit();
+            Thread.sleep(20);
+            assertEquals(10, reader.queryLong(REACHING_JOIN));
+            List<String> own = locksOf(reader);
+            assertTrue(own.contains("PUBLIC.ST.Q[1] S"), own::toString);
+            assertTrue(own.stream().noneMatch(l -> l.startsWith("PUBLIC.ST.Q[1, ")), own::toString);
+            reader.commit();
+            writer.commit();
+            assertEquals(List.of(), locksOf(reader));
+            assertEquals(List.of(), locksOf(writer));
+        }
+    }
+
     @Test
     @RequiresPatch("Lock-the-cells-of-each-row-a-join-reaches")
     void aJoinRefusedARowItReachesAsADeadlockVictimEndsItsTransactionAndKeepsNoLock() throws Exception {
@@ -775,6 +826,84 @@ class CellLockingTest {
     void joinsReachingRowsOneByOneSeeWholeTransfers() throws Exception {
         String url = url(true);
         int threads = 4, rounds = 300, warehouses = 2, items = 8;
+        createTransferStock(url, warehouses, items);
+        race(threads, id -> {
+            java.util.SplittableRandom random = new java.util.SplittableRandom(id * 6151L);
+            try (Connection c = Engines.fork(url);
+                 PreparedStatement add = c.prepareStatement(TRANSFER_STEP);
+                 PreparedStatement join = c.prepareStatement(WAREHOUSE_JOIN)) {
+                c.setAutoCommit(false);
+                c.setTransactionIsolation(Connection.TRANSACTION_SERIALIZABLE);
+                playRounds(c, rounds, r -> {
+                    int w = random.nextInt(warehouses);
+                    if (id % 2 == 0) {
+                        transfer(c, add, random, w, items, 4);
+                    } else {
+                        assertWholeWarehouse(join, w, items);
+                        c.commit();
+                    }
+                });
+            }
+        });
+        assertTransfersKeptTheTotal(url, warehouses, items);
+    }
+
+    /**
+     * Sessions with a home warehouse each, as TPC-C's terminals: transfers between its stock
+     * rows, now and then one in another warehouse, and joins that reach its rows one by one
+     * from the order lines that name them. A join whose session has been the last writer of
+     * its warehouse's stock for a while takes the whole range's values at once (while the
+     * others write elsewhere), the others lock row by row; either way every join must see
+     * every transfer whole. The range must have been taken at least once.
+     */
+    @org.junit.jupiter.api.RepeatedTest(3)
+    @RequiresPatch("Let-a-join-lock-its-rows-key-range-while-the-column")
+    void joinsThatTakeTheirRangeWhileOthersWriteElsewhereSeeWholeTransfers() throws Exception {
+        String url = url(true);
+        int threads = 4, rounds = 300, items = 8;
+        createTransferStock(url, threads, items);
+        AtomicInteger ranged = new AtomicInteger(), rowByRow = new AtomicInteger();
+        race(threads, id -> {
+            java.util.SplittableRandom random = new java.util.SplittableRandom(id * 7919L);
+            try (Connection c = Engines.fork(url);
+                 PreparedStatement add = c.prepareStatement(TRANSFER_STEP);
+                 PreparedStatement join = c.prepareStatement(WAREHOUSE_JOIN);
+                 Statement locks = c.createStatement()) {
+                c.setAutoCommit(false);
+                c.setTransactionIsolation(Connection.TRANSACTION_SERIALIZABLE);
+                playRounds(c, rounds, r -> {
+                    int pick = random.nextInt(100);
+                    if (pick < 62) {
+                        // home, or one time in 31 another warehouse (TPC-C's remote stock)
+                        int w = pick < 60 ? id : (id + 1 + random.nextInt(threads - 1)) % threads;
+                        transfer(c, add, random, w, items, 8);
+                    } else {
+                        assertWholeWarehouse(join, id, items);
+                        long range = count(locks, "SELECT COUNT(*) FROM INFORMATION_SCHEMA.SYSTEM_LOCKS"
+                                + " WHERE SESSION_ID = SESSION_ID() AND LOCK_STATE = 'HELD'"
+                                + " AND LOCK_NAME = 'PUBLIC.ST.Q[" + id + "]'");
+                        (range == 1 ? ranged : rowByRow).incrementAndGet();
+                        c.commit();
+                    }
+                });
+            }
+        });
+        assertTrue(ranged.get() > 0, () -> "no join took its range (" + rowByRow + " row by row)");
+        assertTransfersKeptTheTotal(url, threads, items);
+    }
+
+    /** one step of a transfer: adds ? to stock row (?, ?) */
+    private static final String TRANSFER_STEP = "UPDATE st SET q = q + ? WHERE w = ? AND i = ?";
+
+    /** a warehouse's order lines and the stock rows they name, reached one by one */
+    private static final String WAREHOUSE_JOIN =
+            "SELECT SUM(st.q), COUNT(*) FROM ol, st WHERE ol.w = ? AND st.w = ? AND st.i = ol.i";
+
+    /**
+     * The transfer races' tables: each warehouse's order lines name all its items, in reverse
+     * order, and each stock row holds 100.
+     */
+    private static void createTransferStock(String url, int warehouses, int items) throws SQLException {
         try (Connection setup = Engines.fork(url); Statement s = setup.createStatement()) {
             s.execute("CREATE TABLE ol (w INT, o INT, i INT, PRIMARY KEY (w, o))");
             s.execute("CREATE TABLE st (w INT, i INT, q INT, PRIMARY KEY (w, i))");
@@ -785,46 +914,46 @@ class CellLockingTest {
                 }
             }
         }
-        race(threads, id -> {
-            java.util.SplittableRandom random = new java.util.SplittableRandom(id * 6151L);
-            try (Connection c = Engines.fork(url);
-                 java.sql.PreparedStatement add = c.prepareStatement("UPDATE st SET q = q + ? WHERE w = ? AND i = ?");
-                 java.sql.PreparedStatement join = c.prepareStatement(
-                         "SELECT SUM(st.q), COUNT(*) FROM ol, st WHERE ol.w = ? AND st.w = ? AND st.i = ol.i")) {
-                c.setAutoCommit(false);
-                c.setTransactionIsolation(Connection.TRANSACTION_SERIALIZABLE);
-                playRounds(c, rounds, r -> {
-                    int w = random.nextInt(warehouses);
-                    if (id % 2 == 0) {
-                        int from = random.nextInt(items), to = (from + 1 + random.nextInt(items - 1)) % items;
-                        int amount = 1 + random.nextInt(50);
-                        for (int[] step : new int[][] {{from, -amount}, {to, amount}}) {
-                            add.setInt(1, step[1]);
-                            add.setInt(2, w);
-                            add.setInt(3, step[0]);
-                            assertEquals(1, add.executeUpdate());
-                            if (step[1] < 0 && random.nextInt(4) == 0) {
-                                java.util.concurrent.locks.LockSupport.parkNanos(1_000_000); // a reader may come between
-                            }
-                        }
-                        if (random.nextInt(4) == 0) {
-                            c.rollback();
-                        } else {
-                            c.commit();
-                        }
-                    } else {
-                        join.setInt(1, w);
-                        join.setInt(2, w);
-                        try (ResultSet rs = join.executeQuery()) {
-                            rs.next();
-                            assertEquals(100 * items, rs.getLong(1), "a warehouse's total");
-                            assertEquals(items, rs.getLong(2));
-                        }
-                        c.commit();
-                    }
-                });
+    }
+
+    /**
+     * A transfer between two stock rows of warehouse {@code w}: two point updates, pausing
+     * between them one time in {@code pauseOneIn} so that a join may come between; a quarter of
+     * the transfers are rolled back.
+     */
+    private static void transfer(Connection c, PreparedStatement add, java.util.SplittableRandom random,
+                                 int w, int items, int pauseOneIn) throws SQLException {
+        int from = random.nextInt(items), to = (from + 1 + random.nextInt(items - 1)) % items;
+        int amount = 1 + random.nextInt(50);
+        for (int[] step : new int[][] {{from, -amount}, {to, amount}}) {
+            add.setInt(1, step[1]);
+            add.setInt(2, w);
+            add.setInt(3, step[0]);
+            assertEquals(1, add.executeUpdate());
+            if (step[1] < 0 && random.nextInt(pauseOneIn) == 0) {
+                java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
             }
-        });
+        }
+        if (random.nextInt(4) == 0) {
+            c.rollback();
+        } else {
+            c.commit();
+        }
+    }
+
+    /** WAREHOUSE_JOIN of {@code w} sees the warehouse's whole total: no transfer half seen */
+    private static void assertWholeWarehouse(PreparedStatement join, int w, int items) throws SQLException {
+        join.setInt(1, w);
+        join.setInt(2, w);
+        try (ResultSet rs = join.executeQuery()) {
+            rs.next();
+            assertEquals(100 * items, rs.getLong(1), "a warehouse's total");
+            assertEquals(items, rs.getLong(2));
+        }
+    }
+
+    /** after a transfer race: the indexes are whole and the stock holds what it was loaded with */
+    private static void assertTransfersKeptTheTotal(String url, int warehouses, int items) throws Exception {
         try (Connection c = Engines.fork(url); Statement s = c.createStatement()) {
             assertEquals(List.of(), IndexIntegrity.problems(c));
             assertEquals(100 * items * warehouses, count(s, "SELECT SUM(q) FROM st"));

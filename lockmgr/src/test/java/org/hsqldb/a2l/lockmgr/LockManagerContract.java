@@ -1333,6 +1333,50 @@ abstract class LockManagerContract {
     }
 
     @Test
+    void othersWroteKeysWithinNamesTheLastWriterOfAKeysFirstValueAndWhenItTookOver()
+            throws InterruptedException {
+        Session a = session(1), b = session(2);
+        long hour = TimeUnit.HOURS.toNanos(1);
+        java.util.function.BiPredicate<Session, Object> last =
+                (who, key) -> who.call(() -> m.othersWroteKeysWithin(who.o, ta, key, 0));
+        java.util.function.BiPredicate<Session, Object> withinAnHour =
+                (who, key) -> who.call(() -> m.othersWroteKeysWithin(who.o, ta, key, hour));
+        Object rangeOf1 = List.of(1), rangeOf2 = List.of(2);
+        assertFalse(last.test(b, rangeOf1), "nobody yet");
+        a.grant(LockRequest.cell(ta, List.of(1, 7), LockMode.X));
+        assertTrue(last.test(b, rangeOf1));
+        assertTrue(last.test(b, List.of(1, 9)), "any key with the first value");
+        assertFalse(last.test(a, rangeOf1), "its own");
+        assertFalse(withinAnHour.test(a, rangeOf1), "the first writer took over from nobody");
+        assertFalse(last.test(b, rangeOf2), "another first value");
+        assertFalse(b.call(() -> m.othersWroteKeysWithin(b.o, tb, rangeOf1, hour)), "another column");
+        a.releaseAll();
+        assertTrue(last.test(b, rangeOf1), "the last writer, not a holder");
+        b.grant(LockRequest.cell(ta, rangeOf1, LockMode.IX)); // a writer of a key range
+        assertFalse(last.test(b, rangeOf1));
+        assertTrue(withinAnHour.test(b, rangeOf1), "it took over from another just now");
+        Thread.sleep(2);
+        assertFalse(b.call(() -> m.othersWroteKeysWithin(b.o, ta, rangeOf1, 1_000_000)),
+                "but not within the last millisecond");
+        assertTrue(last.test(a, rangeOf1));
+        a.grant(LockRequest.cell(ta, List.of(1, 8), LockMode.S));
+        assertTrue(last.test(a, rangeOf1), "a reader is no writer");
+        assertEquals(Status.TIMEOUT, a.tryShort(LockRequest.cell(ta, rangeOf1, LockMode.U)));
+        assertFalse(last.test(a, rangeOf1), "U, asked for and not granted");
+        assertTrue(last.test(b, rangeOf1));
+        b.releaseAll();
+        b.grant(LockRequest.cell(ta, List.of(2, 8), LockMode.X));
+        assertFalse(last.test(a, rangeOf1), "another first value's writer is not the range's");
+        assertTrue(last.test(a, rangeOf2));
+        b.releaseAll();
+        a.releaseAll();
+        b.grant(x(ta));
+        assertFalse(last.test(a, rangeOf1), "a whole column's writer asks for no key");
+        b.releaseAll();
+        assertEquals(List.of(), m.snapshot());
+    }
+
+    @Test
     void cellsOfOneColumnConflictOnlyOnTheSameKey() {
         assertCompatible(cellX(ta, 1), cellX(ta, 2));
         assertCompatible(cellX(ta, 1), cellX(tb, 1));
