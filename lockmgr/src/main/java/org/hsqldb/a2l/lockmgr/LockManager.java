@@ -346,8 +346,8 @@ public abstract class LockManager {
                 }
                 processed++;
                 int mode = r.mode().code();
-                // (IX on an attribute is IX on a key range of its cells: their writer)
                 Object key = r.key();
+                // (IX on an attribute is IX on a key range of its cells: their writer)
                 if ((mode == U || mode == X || mode == IX) && name instanceof AttributeLock) {
                     ((AttributeLock) name).noteWrite();
                     if (key != null) {
