@@ -2,25 +2,32 @@ package org.hsqldb.a2l.fork;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.sql.Connection;
 import java.util.List;
 
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
-/** The fork and unmodified 2.7.4 give the same answers to the same SQL. */
+/**
+ * The fork, in each of its modes, and unmodified 2.7.4 (in its default mode) give the same
+ * answers to the same SQL from one session.
+ */
 class UpstreamDifferentialTest {
 
-    @Test
-    void sameTranscriptAsUpstream() throws Exception {
+    @ParameterizedTest
+    @EnumSource(EngineMode.class)
+    void sameTranscriptAsUpstream(EngineMode mode) throws Exception {
+        assumeTrue(mode.isApplied(), mode + " is not in the applied patch series");
         List<String> script = SqlScript.statements("/differential.sql");
         assertTrue(script.size() > 30, "the script should exercise a fair amount of SQL");
         List<String> upstream;
         List<String> fork;
-        try (Connection c = Engines.upstream("jdbc:hsqldb:mem:differential")) {
+        try (Connection c = Engines.upstream("jdbc:hsqldb:mem:differential-upstream-" + mode.id())) {
             upstream = SqlScript.transcript(c, script);
         }
-        try (Connection c = Engines.fork("jdbc:hsqldb:mem:differential")) {
+        try (Connection c = Engines.fork(mode.url("jdbc:hsqldb:mem:differential-" + mode.id()))) {
             fork = SqlScript.transcript(c, script);
         }
         // a script that errors everywhere would compare equal and prove nothing
