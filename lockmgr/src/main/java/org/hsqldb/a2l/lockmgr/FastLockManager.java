@@ -82,29 +82,36 @@ public final class FastLockManager extends LockManager {
 
     @Override
     long[] newStripes(boolean keyed) {
-        // a keyed name counts in one unpadded pair: a row or a cell is seldom read by owners
-        // on several cores at once, and a run makes hundreds of thousands of them, so
-        // striping would cost far more (allocation, zeroing, summing) than it saves
-        return keyed ? new long[2] : new long[(STRIPES + 1) * STRIDE];
+        // a keyed name counts in two fields of its own (KeyLock.sharedS, sharedIS): a row or
+        // a cell is seldom read by owners on several cores at once, and a run makes hundreds
+        // of thousands of them, so striping would cost far more (allocation, zeroing,
+        // summing) than it saves
+        return keyed ? null : new long[(STRIPES + 1) * STRIDE];
     }
 
     /**
-     * The owner's S count in a name's stripes; its IS count is the next long. A keyed name's
-     * array is its one pair (length 2); a striped one has (STRIPES + 1) x STRIDE >= 40 longs.
+     * The owner's S count in a name's stripes; its IS count is the next long. A keyed name
+     * has no stripes: slot 0 is its S count and 1 its IS count (KeyLock.addShared); a striped
+     * one has (STRIPES + 1) x STRIDE >= 40 longs.
      */
     private static int slot(LockName n, Owner o) {
-        return n.stripes.length == 2 ? 0 : ((o.seq & (STRIPES - 1)) + 1) * STRIDE;
+        return n.stripes == null ? 0 : ((o.seq & (STRIPES - 1)) + 1) * STRIDE;
     }
 
     private static void addShared(LockName n, int slot, long d) {
-        LONGS.getAndAdd(n.stripes, slot, d);
+        long[] st = n.stripes;
+        if (st == null) {
+            ((KeyLock) n).addShared(slot, d);
+        } else {
+            LONGS.getAndAdd(st, slot, d);
+        }
     }
 
     /** Sum of a name's S counts ({@code off} 0) or IS counts ({@code off} 1). */
     static long shared(LockName n, int off) {
         long[] st = n.stripes;
-        if (st.length == 2) {
-            return (long) LONGS.getVolatile(st, off);
+        if (st == null) {
+            return ((KeyLock) n).shared(off);
         }
         long sum = 0;
         for (int i = STRIDE + off; i < st.length; i += STRIDE) {
@@ -303,7 +310,7 @@ public final class FastLockManager extends LockManager {
 
     private int lockSlow(Owner o, LockName n, int slot, int kind, int selfS, int selfX, int selfI,
             int selfU, int selfIX, boolean converter, LockRequest r, boolean txn, long timeout) {
-        WaitQueue q = n.queue;
+        WaitQueue q = n.queue();
         Waiter w = o.waiter;
         synchronized (q) {
             n.setWaiterBit();
@@ -351,7 +358,7 @@ public final class FastLockManager extends LockManager {
     }
 
     private int waitLoop(Owner o, LockName n, Waiter w, int slot, long start, long timeout) {
-        WaitQueue q = n.queue;
+        WaitQueue q = n.queue();
         final long deadline = timeout > 0 ? start + timeout : 0;
         final long recheck = recheckNanos;
         long nextCheck = recheck > 0 ? start + recheck : 0;
@@ -421,7 +428,7 @@ public final class FastLockManager extends LockManager {
 
     /** Takes the owner's waiter out of the queue (failure) and wakes whom that unblocks. */
     private void leave(Owner o, LockName n, Waiter w) {
-        WaitQueue q = n.queue;
+        WaitQueue q = n.queue();
         synchronized (q) {
             o.beginWrite();
             o.waitingOn = null;
@@ -504,7 +511,7 @@ public final class FastLockManager extends LockManager {
     }
 
     private static void wakeAll(LockName n) {
-        WaitQueue q = n.queue;
+        WaitQueue q = n.queue();
         synchronized (q) {
             if (!q.isEmpty()) {
                 wakeGrantable(q, n);

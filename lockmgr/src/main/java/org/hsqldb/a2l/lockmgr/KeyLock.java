@@ -1,5 +1,6 @@
 package org.hsqldb.a2l.lockmgr;
 
+import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.List;
 
@@ -22,6 +23,8 @@ import java.util.List;
 public final class KeyLock extends LockName {
 
     static final VarHandle WORD = LockWord.handle(KeyLock.class);
+    private static final VarHandle SHARED_S = sharedHandle("sharedS");
+    private static final VarHandle SHARED_IS = sharedHandle("sharedIS");
 
     private final LockName parent;
     private final Object key;
@@ -33,11 +36,39 @@ public final class KeyLock extends LockName {
     volatile boolean killed;
     /** The lock word, unpadded (see LockWord). */
     volatile long word;
+    /**
+     * FastLockManager's shared counts, kept here rather than in stripes: the owners that hold
+     * S, and those that hold IS (see FastLockManager.shared). A row or a cell is seldom read
+     * by owners on several cores at once, and fields of the name cost no object of their own.
+     */
+    volatile long sharedS, sharedIS;
 
     KeyLock(LockName parent, Object key) {
         super(parent.manager, 0, mix(parent.hash * 31 + key.hashCode()) * 0x9E3779B9);
         this.parent = parent;
         this.key = key;
+    }
+
+    private static VarHandle sharedHandle(String field) {
+        try {
+            return MethodHandles.lookup().findVarHandle(KeyLock.class, field, long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** Adds {@code d} to the S count ({@code off} 0) or the IS count ({@code off} 1). */
+    void addShared(int off, long d) {
+        if (off == 0) {
+            SHARED_S.getAndAdd(this, d);
+        } else {
+            SHARED_IS.getAndAdd(this, d);
+        }
+    }
+
+    /** The S count ({@code off} 0) or the IS count ({@code off} 1). */
+    long shared(int off) {
+        return off == 0 ? sharedS : sharedIS;
     }
 
     @Override

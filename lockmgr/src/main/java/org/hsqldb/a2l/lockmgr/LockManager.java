@@ -1298,7 +1298,7 @@ public abstract class LockManager {
             }
         }
         if (!a.converter) {
-            WaitQueue q = a.name.queue;
+            WaitQueue q = a.name.queue();
             synchronized (q) {
                 for (Waiter e = q.head; e != null && e != a.w; e = e.next) {
                     if (kindsConflict(e.kind, a.kind)) {

@@ -1,5 +1,7 @@
 package org.hsqldb.a2l.lockmgr;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -16,14 +18,21 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public abstract class LockName {
 
+    private static final VarHandle QUEUE = queueHandle();
+
     final LockManager manager;
     /** Dense per-manager id, in creation order (0 for keyed names). */
     final int id;
     /** Precomputed index hash for the owners' hold tables. */
     final int hash;
-    /** Wait queue and its monitor (FastLockManager); queue storage for MutexLockManager. */
-    final WaitQueue queue = new WaitQueue();
-    /** FastLockManager's striped shared counts (null for other managers). */
+    /**
+     * Wait queue and its monitor (FastLockManager); queue storage for MutexLockManager. A
+     * table's or an attribute's is made with it; a keyed name's when first needed
+     * ({@link #queue()}): most keyed names are never waited for, and a run makes hundreds of
+     * thousands of them.
+     */
+    private volatile WaitQueue queue;
+    /** FastLockManager's striped shared counts (null for keyed names and for other managers). */
     final long[] stripes;
     /** MutexLockManager's holder sets, guarded by its mutex. */
     Object mutexState;
@@ -40,6 +49,39 @@ public abstract class LockName {
         this.id = id;
         this.hash = hash;
         this.stripes = manager.newStripes(this instanceof KeyLock);
+        this.queue = this instanceof KeyLock ? null : new WaitQueue();
+    }
+
+    private static VarHandle queueHandle() {
+        try {
+            return MethodHandles.lookup().findVarHandle(LockName.class, "queue", WaitQueue.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** The name's wait queue, made now if it has none yet (one per name: a race installs one). */
+    final WaitQueue queue() {
+        WaitQueue q = queue;
+        if (q == null) {
+            WaitQueue made = new WaitQueue();
+            q = (WaitQueue) QUEUE.compareAndExchange(this, null, made);
+            if (q == null) {
+                q = made;
+            }
+        }
+        return q;
+    }
+
+    /** Whether the name has made its wait queue (for tests). */
+    final boolean hasQueue() {
+        return queue != null;
+    }
+
+    /** Whether nobody waits on the name (no queue, or an empty one); read under the queue's guard. */
+    final boolean queueEmpty() {
+        WaitQueue q = queue;
+        return q == null || q.isEmpty();
     }
 
     // ---- the lock word: a canonical name's padded one or a keyed name's own (see LockWord)
@@ -99,7 +141,7 @@ public abstract class LockName {
     final Keys keys() {
         Keys k = keys;
         if (k == null) {
-            synchronized (queue) {
+            synchronized (queue()) {
                 k = keys;
                 if (k == null) {
                     k = new Keys();

@@ -15,7 +15,8 @@ import java.lang.invoke.VarHandle;
  *           attribute's intention above U or X cells): excludes S, U and X
  *
  * The shared counts (S holders, and the owners holding the name's IS intention) are not
- * in the word but in the name's stripes (see FastLockManager).
+ * in the word but in the name's stripes, or a keyed name's two count fields (see
+ * FastLockManager).
  *
  * Where the word lives. A table's or an attribute's word is written by owners on every
  * core, so it has its cache line to itself: CanonicalWord, with 64 bytes of padding on

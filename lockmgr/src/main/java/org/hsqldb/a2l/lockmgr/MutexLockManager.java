@@ -110,7 +110,7 @@ public final class MutexLockManager extends LockManager {
 
     private int lock(Owner o, LockName n, int kind, boolean converter, LockRequest r, boolean txn,
             long timeout) {
-        WaitQueue q = n.queue;
+        WaitQueue q = n.queue();
         if ((n.word() & LockWord.DEAD) != 0) {
             // killed since the lookup: the mutex was let go meanwhile, while an intention
             // above it was awaited, and a release or a sweep killed the name then
@@ -213,7 +213,7 @@ public final class MutexLockManager extends LockManager {
     /** Called with the mutex held (sweeps and forgetting run inside acquire and the releases). */
     @Override
     boolean tryKill(KeyLock k) {
-        if (!state(k).isFree() || !k.queue.isEmpty()) {
+        if (!state(k).isFree() || !k.queueEmpty()) {
             return false;
         }
         k.orWord(LockWord.DEAD);
@@ -224,7 +224,7 @@ public final class MutexLockManager extends LockManager {
     @Override
     boolean tryFreeze(LockName n) {
         mutex.lock();
-        if (state(n).isFree() && n.queue.isEmpty()) {
+        if (state(n).isFree() && n.queueEmpty()) {
             return true;
         }
         mutex.unlock();

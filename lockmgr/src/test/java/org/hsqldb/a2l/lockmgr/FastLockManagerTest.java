@@ -5,11 +5,17 @@ import static org.hsqldb.a2l.lockmgr.LockRequest.s;
 import static org.hsqldb.a2l.lockmgr.LockRequest.u;
 import static org.hsqldb.a2l.lockmgr.LockRequest.x;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -61,7 +67,7 @@ class FastLockManagerTest extends LockManagerContract {
         Future<LockResult> bw = b.start(x(ta));
         awaitWaiting(b);
         Future<LockResult> commit;
-        synchronized (ta.queue) {
+        synchronized (ta.queue()) {
             commit = a.ex.submit(() -> {
                 m.releaseAll(a.o);
                 return (LockResult) null;
@@ -102,7 +108,7 @@ class FastLockManagerTest extends LockManagerContract {
         awaitWaiting(b);
         Future<LockResult> cw = c.start(s(t)); // a converter too, queued behind b
         awaitWaiting(c);
-        synchronized (t.queue) {
+        synchronized (t.queue()) {
             m.releaseAll(a.o); // wakes b only
             assertEquals(Status.GRANTED, m.acquire(d.o, new LockRequest[] {s(t)}, TRANSACTION).status());
         }
@@ -130,7 +136,7 @@ class FastLockManagerTest extends LockManagerContract {
         for (int k = 0; k < 4; k++) {
             a.grant(cellS(ta, k));
         }
-        synchronized (ta.queue) {
+        synchronized (ta.queue()) {
             Future<LockResult> tried = a.start(cellS(ta, 4)); // tried at 4 keys
             try {
                 assertEquals(Status.GRANTED, tried.get(LONG_S, TimeUnit.SECONDS).status());
@@ -147,5 +153,62 @@ class FastLockManagerTest extends LockManagerContract {
         a.releaseAll();
         b.releaseAll();
         assertEquals(List.of(), m.snapshot());
+    }
+
+    /*
+     * A keyed name counts its shared holders in two fields of its own, not in stripes, and
+     * makes its wait queue only when somebody waits: a cell read by two owners counts 2 S and
+     * 0 IS and has no queue; a writer that queues behind them makes one; the readers' release
+     * lets the writer in and leaves the counts at 0. Threads that race to ask a fresh name for
+     * its queue all get the same one.
+     */
+    @Test
+    void aKeyedNameCountsItsReadersInItsOwnFieldsAndMakesItsQueueWhenSomebodyWaits()
+            throws Exception {
+        Session a = session(1), b = session(2), c = session(3);
+        a.grant(cellS(ta, 5));
+        b.grant(cellS(ta, 5));
+        KeyLock k = ta.keyed(List.of(5));
+        assertNull(k.stripes);
+        assertEquals(2, FastLockManager.shared(k, 0));
+        assertEquals(0, FastLockManager.shared(k, 1));
+        assertFalse(k.hasQueue());
+        Future<LockResult> w = c.start(cellX(ta, 5));
+        awaitWaiting(c);
+        assertTrue(k.hasQueue());
+        assertFalse(k.queueEmpty());
+        a.releaseAll();
+        assertEquals(1, FastLockManager.shared(k, 0));
+        b.releaseAll();
+        assertEquals(Status.GRANTED, get(w).status());
+        assertEquals(0, FastLockManager.shared(k));
+        assertTrue(k.queueEmpty());
+        c.releaseAll();
+
+        for (int round = 0; round < 200; round++) {
+            KeyLock fresh = m.child(ta, List.of(1000 + round));
+            CountDownLatch go = new CountDownLatch(1);
+            Set<WaitQueue> seen = Collections.synchronizedSet(
+                    Collections.newSetFromMap(new IdentityHashMap<>()));
+            List<Thread> threads = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                Thread t = new Thread(() -> {
+                    try {
+                        go.await();
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                    seen.add(fresh.queue());
+                });
+                threads.add(t);
+                t.start();
+            }
+            go.countDown();
+            for (Thread t : threads) {
+                t.join();
+            }
+            assertEquals(1, seen.size(), "round " + round);
+            assertTrue(fresh.hasQueue());
+        }
     }
 }

@@ -79,14 +79,14 @@ class LockWordLayoutTest {
 
     @Test
     void keyedNamesCarryNoPadding() {
-        // a KeyLock's fields (its parent, key, word and kill flag, and LockName's) end within
-        // 64 bytes of the object's start with compressed references (12 of them the header),
-        // 96 without: no room for padding
+        // a KeyLock's fields (its parent, key, word, two shared counts and kill flag, and
+        // LockName's) end within 80 bytes of the object's start with compressed references
+        // (12 of them the header), 112 without: no room for padding
         long end = 0;
         for (Field f : instanceFields(KeyLock.class)) {
             end = Math.max(end, UNSAFE.objectFieldOffset(f) + size(f.getType()));
         }
-        long bound = UNSAFE.arrayIndexScale(Object[].class) == 4 ? 64 : 96;
+        long bound = UNSAFE.arrayIndexScale(Object[].class) == 4 ? 80 : 112;
         assertTrue(end <= bound, "a KeyLock's fields end at byte " + end);
     }
 

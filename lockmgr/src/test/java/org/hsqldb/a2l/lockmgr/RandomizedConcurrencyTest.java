@@ -294,7 +294,7 @@ class RandomizedConcurrencyTest {
                 for (LockName n : names) {
                     assertEquals(0L, n.word(), () -> "lock word of " + n);
                     assertEquals(0L, FastLockManager.shared(n), () -> "shared count of " + n);
-                    assertTrue(n.queue.isEmpty());
+                    assertTrue(n.queueEmpty());
                 }
             }
             LockCounters c = m.counters();

@@ -51,7 +51,7 @@ class SweepRaceTest {
                 if (x.isAlive()) {
                     KeyLock c = a.keyed(0);
                     StringBuilder sb = new StringBuilder("hung in round " + round + "\nsnapshot " + m.snapshot());
-                    sb.append("\nmap cell: ").append(c == null ? "none" : System.identityHashCode(c) + " word=" + Long.toHexString(c.word()) + " s0=" + FastLockManager.shared(c, 0) + " s1=" + FastLockManager.shared(c, 1) + " q=" + !c.queue.isEmpty() + " killed=" + c.killed);
+                    sb.append("\nmap cell: ").append(c == null ? "none" : System.identityHashCode(c) + " word=" + Long.toHexString(c.word()) + " s0=" + FastLockManager.shared(c, 0) + " s1=" + FastLockManager.shared(c, 1) + " q=" + !c.queueEmpty() + " killed=" + c.killed);
                     for (Owner o : m.owners) {
                         Waiter w = o.waitingOn;
                         if (w != null) {
