@@ -6,8 +6,9 @@
 # usage: [CONFIG=C] [FIRST_REP=K] ab.sh OUT REPS "MIX CLIENTS"...   (one console line per run:
 # ab.txt in OUT; reps K..REPS, default 1..REPS; CONFIG default fork-a2l-cell)
 set -u
+out=$(cd "$1" && pwd) || exit 1
+reps=$2; shift 2
 cd "$(git rev-parse --show-toplevel)"
-out=$1 reps=$2; shift 2
 first=${FIRST_REP:-1} config=${CONFIG:-fork-a2l-cell}
 for rep in $(seq "$first" "$reps"); do for point in "$@"; do read -r mix clients <<< "$point"
 for jar in before after; do

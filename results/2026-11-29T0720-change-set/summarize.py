@@ -10,6 +10,8 @@ for line in open(sys.argv[1]):
                  r'([\d.]+) lock requests per txn \| lock waits per transaction: ([\d.]+), '
                  r'deadlocks per 1000: ([\d.]+) \| (\d) consistency ok \| GC (\d+) ms', line)
     if not m:
+        if line.strip():
+            print(f'summarize.py: not a run line, left out: {line.strip()[:80]}', file=sys.stderr)
         continue
     jar, mix, clients = m.group(1), m.group(2), int(m.group(3))
     values = [float(m.group(i)) for i in (4, 5, 6, 7, 8, 9, 11, 10)]
