@@ -17,8 +17,8 @@ import java.util.concurrent.locks.LockSupport;
  * shared holders: S holders, and for a table also the owners holding any of its
  * attributes (its intention, which X(T) must see). An owner always counts in the stripe
  * of its registration order, so owners running on different cores write different
- * lines. A keyed name (a row key or a cell) has a single unpadded stripe that all its
- * owners share (see {@link #newStripes}).
+ * lines. A keyed name (a row key or a cell) has no stripes: all its owners count in two
+ * fields of the name itself (see {@link #newStripes}).
  * <ul>
  * <li>S (or a table's intention): add 1 to the owner's stripe, then read the word; if it
  *     shows neither X (other than the owner's own) nor WAITER the lock is held, otherwise
@@ -594,8 +594,8 @@ public final class FastLockManager extends LockManager {
 
     /*
      * The killer's side (the name's last holder, or a sweeper) of a Dekker pair, like X's:
-     * it sets DEAD in a word of 0, then sums the stripes; a fast-path S adds to its stripe,
-     * then reads the word. One of them sees the other: the S backs off and looks the name up
+     * it sets DEAD in a word of 0, then reads the name's two counts; a fast-path S adds to its
+     * count, then reads the word. One of them sees the other: the S backs off and looks the name up
      * again, or the killer puts the word back. U and X requests CAS the word from an exact
      * value, which DEAD never is, and the slow path checks DEAD under the monitor, which the
      * killer's word of 0 (no WAITER) shows nobody else holds. Two killers race on the CAS.

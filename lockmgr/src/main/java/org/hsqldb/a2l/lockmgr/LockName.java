@@ -49,7 +49,9 @@ public abstract class LockName {
         this.id = id;
         this.hash = hash;
         this.stripes = manager.newStripes(this instanceof KeyLock);
-        this.queue = this instanceof KeyLock ? null : new WaitQueue();
+        if (!(this instanceof KeyLock)) {
+            this.queue = new WaitQueue(); // a keyed name's: queue()
+        }
     }
 
     private static VarHandle queueHandle() {

@@ -110,19 +110,20 @@ public final class MutexLockManager extends LockManager {
 
     private int lock(Owner o, LockName n, int kind, boolean converter, LockRequest r, boolean txn,
             long timeout) {
-        WaitQueue q = n.queue();
         if ((n.word() & LockWord.DEAD) != 0) {
             // killed since the lookup: the mutex was let go meanwhile, while an intention
             // above it was awaited, and a release or a sweep killed the name then
             return R_RETRY;
         }
-        if (!blocked(o, n, kind) && (converter || !q.conflictAheadOfArrival(kind, bargeWindowNanos))) {
+        if (!blocked(o, n, kind) && (converter || n.queueEmpty()
+                || !n.queue().conflictAheadOfArrival(kind, bargeWindowNanos))) {
             grant(o, n, kind);
             return GRANTED_NOW;
         }
         if (timeout == NO_WAIT) {
             return R_TIMEOUT;
         }
+        WaitQueue q = n.queue(); // (a keyed name's is made by its first waiter)
         Waiter w = o.waiter;
         w.set(n, kind, converter, 0, 0, 0, 0, 0, r, txn);
         n.table().noteContended(); // owners met on the table
