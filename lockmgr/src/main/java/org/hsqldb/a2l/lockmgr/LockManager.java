@@ -311,8 +311,7 @@ public abstract class LockManager {
         return nanos > 0 && since != LockName.KeyPart.NEVER && System.nanoTime() - since < nanos;
     }
 
-    private static void noteKeyWriter(Owner o, LockName parent, Object key) {
-        LockName.KeyPart p = parent.keys().part(key);
+    private static void noteKeyWriter(Owner o, LockName.KeyPart p) {
         int last = p.lastWriter, me = o.seq + 1;
         if (last != me) { // read first: one owner's writes find it set and write nothing
             p.lastWriterSince = last == 0 ? LockName.KeyPart.NEVER : System.nanoTime();
@@ -347,11 +346,14 @@ public abstract class LockManager {
                 processed++;
                 int mode = r.mode().code();
                 Object key = r.key();
+                // the key's partition of the parent's key table, found once per request
+                LockName.KeyPart part = null;
                 // (IX on an attribute is IX on a key range of its cells: their writer)
                 if ((mode == U || mode == X || mode == IX) && name instanceof AttributeLock) {
                     ((AttributeLock) name).noteWrite();
                     if (key != null) {
-                        noteKeyWriter(o, name, key);
+                        part = name.keys().part(key);
+                        noteKeyWriter(o, part);
                     }
                 }
                 boolean escalated = false;
@@ -374,7 +376,10 @@ public abstract class LockManager {
                     }
                 }
                 for (;;) {
-                    LockName target = key == null ? name : child(name, key);
+                    if (key != null && part == null) {
+                        part = name.keys().part(key);
+                    }
+                    LockName target = key == null ? name : child(part, name, key);
                     Hold h = o.find(target);
                     if (h != null && covers(h, mode) && (h.txn || !txn || mode == IX)) {
                         immediate++; // (IX is held for the transaction; txn is the mode's duration)
@@ -632,7 +637,11 @@ public abstract class LockManager {
      * holds or awaits is forgotten.
      */
     final KeyLock child(LockName parent, Object key) {
-        LockName.KeyPart keys = parent.keys().part(key);
+        return child(parent.keys().part(key), parent, key);
+    }
+
+    /** {@link #child(LockName, Object)} with the key's partition of the parent's table found. */
+    private KeyLock child(LockName.KeyPart keys, LockName parent, Object key) {
         for (int spins = 0;; ) {
             KeyLock k = keys.map.get(key);
             if (k == null) {
