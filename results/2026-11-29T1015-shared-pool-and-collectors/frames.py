@@ -1,8 +1,10 @@
 """CPU per committed transaction (us) of the frames named, in two scripts/profile folders.
 
-usage: frames.py BEFORE_DIR AFTER_DIR [SUBSTRING...]
-A sample counts for a substring if any frame of its stack contains it (inclusive); the first
-line is every sample. The folders' tpcc.log gives the committed transactions.
+usage: frames.py BEFORE_DIR AFTER_DIR [PATTERN...]
+A sample counts for a pattern if a frame of its stack contains it (inclusive); a pattern
+"A>B" counts samples with a frame containing B above (called from) a frame containing A.
+The first line is every sample. Samples are taken as 1 ms of CPU each (scripts/profile's
+default interval); the folders' tpcc.log gives the committed transactions.
 """
 import re
 import sys
@@ -17,11 +19,19 @@ def load(d):
     return txn, stacks
 
 
-def inclusive(profile, sub):
+def matches(frames, pattern):
+    outer, _, inner = pattern.partition('>')
+    for i, f in enumerate(frames):
+        if outer in f:
+            return not inner or any(inner in g for g in frames[i + 1:])
+    return False
+
+
+def inclusive(profile, pattern):
     txn, stacks = profile
-    return sum(n for frames, n in stacks if any(sub in f for f in frames)) * 1000 / txn
+    return sum(n for frames, n in stacks if matches(frames, pattern)) * 1000 / txn
 
 
 a, b = load(sys.argv[1]), load(sys.argv[2])
-for sub in [''] + sys.argv[3:]:
-    print('%-45s %8.2f %8.2f' % (sub or 'all', inclusive(a, sub), inclusive(b, sub)))
+for pattern in [''] + sys.argv[3:]:
+    print('%-45s %8.2f %8.2f' % (pattern or 'all', inclusive(a, pattern), inclusive(b, pattern)))

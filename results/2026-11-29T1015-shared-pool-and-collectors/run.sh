@@ -1,9 +1,10 @@
 #!/bin/bash
 # One single run of fork-a2l-cell under the JVM options given (the collector), console log to
-# OUT/LABEL-MIX-cCLIENTS.log, a few of its lines printed. The runs of this folder were made in
-# turn, one at a time, with the fork jar of patches 0001-0043:
+# OUT/LABEL-MIX-cCLIENTS.log, a few of its lines printed. Needs the jars built
+# (mvn -B -q install -DskipTests); the runs of this folder had them built at 2561018 (patches
+# 0001-0043). No --seed: each run drew its own inputs. They were made in turn, one at a time:
 #   for c in 1 2; do for v in "g1|" "norefine|-XX:G1ConcRefinementThreads=0" "par|-XX:+UseParallelGC"
-#     do run.sh OUT "${v%%|*}" "${v#*|}" 8-92 $c; done; done
+#     do ./run.sh OUT "${v%%|*}" "${v#*|}" 8-92 $c; done; done
 #   then par and g1 at 8-92 with 16 clients, and par and g1 at 50-50 with 1 and 2.
 # usage: run.sh OUT LABEL "JVM OPTIONS" MIX CLIENTS
 set -euo pipefail
