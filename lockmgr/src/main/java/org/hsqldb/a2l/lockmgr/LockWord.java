@@ -26,8 +26,9 @@ import java.lang.invoke.VarHandle;
  * the padding keeps their words apart wherever the collector moves them. A keyed name
  * (KeyLock) holds its own word, unpadded: it is made and forgotten by the dozen per
  * transaction and seldom locked from two cores at once, and the padding would make it
- * three times its size (192 bytes against 64, as the name was then; without it a TPC-C transaction under cells
- * allocated 11-17% less, results/README.md, "Keyed names without padding").
+ * three times its size (192 bytes against 64, as the name was then; without it a TPC-C
+ * transaction under cells allocated 11-17% less, results/README.md, "Keyed names without
+ * padding").
  * LockName's accessors pick the word by the name's class: a compare of the object's class
  * pointer, which the compiler can drop where it knows the class (not measured apart: the
  * JMH of "Keyed names without padding" measures the accessors with the rest).
