@@ -44,9 +44,22 @@ public final class KeyLock extends LockName {
     volatile long sharedS, sharedIS;
 
     KeyLock(LockName parent, Object key) {
-        super(parent.manager, 0, mix(parent.hash * 31 + key.hashCode()) * 0x9E3779B9);
+        super(parent.manager, 0, hashOf(parent, key));
         this.parent = parent;
         this.key = key;
+    }
+
+    /**
+     * The hash of the keyed name {@code key} under {@code parent}: an owner's table finds a
+     * held keyed name by it without the name itself (Owner.findKeyed).
+     */
+    static int hashOf(LockName parent, Object key) {
+        return mix(parent.hash * 31 + key.hashCode()) * 0x9E3779B9;
+    }
+
+    /** Whether this is the keyed name {@code key} under {@code parent}. */
+    boolean is(LockName parent, Object key) {
+        return this.parent == parent && this.key.equals(key);
     }
 
     private static VarHandle sharedHandle(String field) {

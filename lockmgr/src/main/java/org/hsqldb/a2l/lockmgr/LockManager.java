@@ -283,12 +283,14 @@ public abstract class LockManager {
      * keyed name under attribute {@code a} (a cell, or a key range of cells) whose key shares
      * {@code key}'s first value, or {@code o} is and took over from another less than
      * {@code nanos} ago. False if nobody has asked yet, or {@code o} took over from nobody.
-     * With 0: whether another is the last. The record is kept per partition of the parent's
-     * key table (LockName.Keys), so keys with other first values may share it, their writers
-     * counting as this key's. A hint, not a lock, like othersKeepOutShared: the engine's join
-     * that reaches rows by key tries S on their key range's values while the other writers of
-     * its column write elsewhere (TPC-C at 2 clients: each terminal's New-Orders write its
-     * own warehouse's stock, mostly).
+     * With 0: whether another is the last. A request that the owner's own hold on its name
+     * covers (the same mode or a stronger one, IX only by IX or X, and for as long) is not an
+     * ask: it is answered from the owner's holds. The record is kept per partition of the
+     * parent's key table (LockName.Keys), so keys with other first values may share it, their
+     * writers counting as this key's. A hint, not a lock, like othersKeepOutShared: the
+     * engine's join that reaches rows by key tries S on their key range's values while the
+     * other writers of its column write elsewhere (TPC-C at 2 clients: each terminal's
+     * New-Orders write its own warehouse's stock, mostly).
      */
     public final boolean othersWroteKeysWithin(Owner o, AttributeLock a, Object key,
             long nanos) {
@@ -346,6 +348,19 @@ public abstract class LockManager {
                 processed++;
                 int mode = r.mode().code();
                 Object key = r.key();
+                // a keyed name the owner holds well enough already is found in the owner's
+                // own table: no partition, key table or parent's hold to visit (a statement
+                // often asks again for the cells an earlier one took, as an UPDATE does after
+                // its SELECT ... FOR UPDATE). Nothing else is done for it: the writer is not
+                // noted again (noteKeyWriter), and no escalation is tried (a held name adds
+                // no lock memory).
+                if (key != null) {
+                    Hold kh = o.findKeyed(name, key);
+                    if (kh != null && covers(kh, mode) && (kh.txn || !txn || mode == IX)) {
+                        immediate++;
+                        continue;
+                    }
+                }
                 // the key's partition of the parent's key table, found once per request
                 LockName.KeyPart part = null;
                 // (IX on an attribute is IX on a key range of its cells: their writer)
@@ -732,14 +747,15 @@ public abstract class LockManager {
     }
 
     /**
-     * How many keyed names (cells of one attribute, row keys of one table) an owner takes
-     * under one parent before a further keyed request takes the parent itself in its mode, X
-     * for IX (lock escalation; counted in {@link LockCounters#escalations()}). Keeps an owner's lock
-     * memory bounded while escalations succeed; default 1024. An escalation is only tried: when
-     * the parent cannot be granted at once (another owner holds something under it that
-     * conflicts), the request takes its keyed lock as usual, and the owner tries again once
-     * its keys under that parent have doubled; two owners escalating under one parent would
-     * otherwise deadlock, each holding its intention.
+     * How many keyed names (cells of one attribute, row keys of one table) an owner takes under
+     * one parent before its next request of a keyed name it does not hold already takes the
+     * parent itself in its mode, X for IX (lock escalation; counted in
+     * {@link LockCounters#escalations()}). Keeps an owner's lock memory bounded while escalations
+     * succeed; default 1024. An escalation is only tried: when the parent cannot be granted at
+     * once (another owner holds something under it that conflicts), the request takes its keyed
+     * lock as usual, and the owner tries again once its keys under that parent have doubled;
+     * two owners escalating under one parent would otherwise deadlock, each holding its
+     * intention.
      */
     public final void setEscalationThreshold(int keys) {
         if (keys < 1) {

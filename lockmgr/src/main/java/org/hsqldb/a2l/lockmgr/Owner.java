@@ -170,6 +170,26 @@ public final class Owner extends OwnerPad {
         }
     }
 
+    /**
+     * The hold on the keyed name {@code key} under {@code parent}, or null if the owner holds
+     * none: find() without the name, which only the parent's key table could give.
+     */
+    Hold findKeyed(LockName parent, Object key) {
+        int hash = KeyLock.hashOf(parent, key);
+        Hold[] idx = index;
+        int mask = idx.length - 1;
+        for (int i = hash & mask;; i = (i + 1) & mask) {
+            Hold h = idx[i];
+            if (h == null) {
+                return null;
+            }
+            if (h.name.hash == hash && h.name instanceof KeyLock
+                    && ((KeyLock) h.name).is(parent, key)) {
+                return h;
+            }
+        }
+    }
+
     /** find() for other threads: bounded, tolerant of a concurrently changing table. */
     Hold findRacy(LockName name) {
         Hold[] idx = index;

@@ -1376,6 +1376,72 @@ abstract class LockManagerContract {
         assertEquals(List.of(), m.snapshot());
     }
 
+    /**
+     * A keyed name asked for again in the mode its owner holds it in (or a weaker one), for no
+     * longer than it holds it, is answered from the owner's own holds: a request granted at
+     * once, and no ask of the key's partition (its last writer stays who it was). Held more
+     * weakly, or only for the statement when the transaction asks, it takes the full path: an
+     * upgrade, or a hold kept past the statement's end.
+     */
+    @Test
+    void aKeyedNameAskedForAgainIsFoundAmongTheOwnersHolds() {
+        Session a = session(1), b = session(2);
+        java.util.function.BiPredicate<Session, Object> last =
+                (who, key) -> who.call(() -> m.othersWroteKeysWithin(who.o, ta, key, 0));
+        Object rangeOf1 = List.of(1);
+        LockRequest cell = LockRequest.cell(ta, List.of(1, 7), LockMode.X);
+        LockRequest range = LockRequest.cell(ta, rangeOf1, LockMode.IX);
+        a.grant(range, cell);
+        b.grant(LockRequest.cell(ta, List.of(1, 8), LockMode.X));
+        assertTrue(last.test(a, rangeOf1), "b asked last");
+        long requests = m.counters().requests(), immediate = m.counters().immediate();
+        a.grant(range, cell, LockRequest.cell(ta, List.of(1, 7), LockMode.S));
+        assertEquals(requests + 3, m.counters().requests());
+        assertEquals(immediate + 3, m.counters().immediate());
+        assertTrue(last.test(a, rangeOf1), "what a holds it does not ask for again");
+        assertEquals(Status.TIMEOUT, b.tryShort(cell), "and holds still");
+
+        a.grant(STATEMENT, cellS(tb, 3));
+        a.grant(cellS(tb, 3));                   // held for the statement, asked for longer
+        a.releaseStatementLocks();
+        KeyLock b3 = new KeyLock(tb, List.of(3));
+        assertEquals(LockMode.S, a.held(b3), "kept past the statement's end");
+        long upgrades = m.counters().upgrades();
+        a.grant(cellX(tb, 3));                   // held weaker: converted
+        assertEquals(upgrades + 1, m.counters().upgrades());
+        assertEquals(LockMode.X, a.held(b3));
+        assertEquals(Status.TIMEOUT, b.tryShort(cellS(tb, 3)));
+        a.grant(LockRequest.cell(ta, rangeOf1, LockMode.S)); // IX held, S asked: both held
+        assertEquals(LockMode.S, a.held(new KeyLock(ta, rangeOf1)));
+        b.releaseAll();
+        a.releaseAll();
+        assertEquals(List.of(), m.snapshot());
+    }
+
+    /**
+     * A held keyed name asked for again adds no lock memory, so it tries no escalation; a set
+     * that asks again for held names and then fails gives back only what the call took.
+     */
+    @Test
+    void aKeyedNameAskedForAgainTriesNoEscalationAndOutlivesItsCallsFailure() {
+        m.setEscalationThreshold(2);
+        Session a = session(1), b = session(2);
+        a.grant(cellX(ta, 1), cellX(ta, 2));
+        a.grant(cellX(ta, 1), LockRequest.cell(ta, List.of(2), LockMode.IX)); // X covers IX
+        assertEquals(0, m.counters().escalations());
+        assertEquals(Status.GRANTED, b.tryShort(cellX(ta, 9)), "the column is not escalated");
+        // b holds X on a cell of ta: a's escalation on a third key is refused, the key kept
+        a.grant(cellX(ta, 3));
+        assertEquals(LockMode.X, a.held(new KeyLock(ta, List.of(3))));
+        b.grant(cellX(tb, 5));
+        assertEquals(Status.TIMEOUT, a.tryShort(cellX(ta, 1), cellX(tb, 4), cellX(tb, 5)));
+        assertEquals(LockMode.X, a.held(new KeyLock(ta, List.of(1))), "held before the call");
+        assertNull(a.held(new KeyLock(tb, List.of(4))), "taken by the failed call");
+        b.releaseAll();
+        a.releaseAll();
+        assertEquals(List.of(), m.snapshot());
+    }
+
     @Test
     void cellsOfOneColumnConflictOnlyOnTheSameKey() {
         assertCompatible(cellX(ta, 1), cellX(ta, 2));
