@@ -596,9 +596,10 @@ public final class FastLockManager extends LockManager {
      * The killer's side (the name's last holder, or a sweeper) of a Dekker pair, like X's:
      * it sets DEAD in a word of 0, then reads the name's two counts; a fast-path S adds to
      * its count, then reads the word. One of them sees the other: the S backs off and looks
-     * the name up again, or the killer puts the word back. U and X requests CAS the word from an exact
-     * value, which DEAD never is, and the slow path checks DEAD under the monitor, which the
-     * killer's word of 0 (no WAITER) shows nobody else holds. Two killers race on the CAS.
+     * the name up again, or the killer puts the word back. U and X requests CAS the word from
+     * an exact value, which DEAD never is, and the slow path checks DEAD under the monitor,
+     * which the killer's word of 0 (no WAITER) shows nobody else holds. Two killers race on
+     * the CAS.
      */
     @Override
     boolean tryKill(KeyLock k) {

@@ -354,8 +354,9 @@ public abstract class LockManager {
                 // its SELECT ... FOR UPDATE). Nothing else is done for it: the writer is not
                 // noted again (noteKeyWriter), and no escalation is tried (a held name adds
                 // no lock memory).
+                Hold kh = null;
                 if (key != null) {
-                    Hold kh = o.findKeyed(name, key);
+                    kh = o.findKeyed(name, key);
                     if (kh != null && covers(kh, mode) && (kh.txn || !txn || mode == IX)) {
                         immediate++;
                         continue;
@@ -395,7 +396,10 @@ public abstract class LockManager {
                         part = name.keys().part(key);
                     }
                     LockName target = key == null ? name : child(part, name, key);
-                    Hold h = o.find(target);
+                    // the keyed name's hold was looked up above: none, or one on this very
+                    // name (a held name stays in its key table), unless it was an empty hold
+                    // on a name since forgotten
+                    Hold h = key == null || kh != null && kh.name != target ? o.find(target) : kh;
                     if (h != null && covers(h, mode) && (h.txn || !txn || mode == IX)) {
                         immediate++; // (IX is held for the transaction; txn is the mode's duration)
                         continue requests;
