@@ -35,7 +35,7 @@ for d in a.dirs:
         total += count
         inner = next((f for f in reversed(frames[:-1]) if engine(f)), '(no engine frame)')
         pairs[(frames[-1], inner)] += count
-        present = set(f for f in frames[:-1] if engine(f))
+        present = dict.fromkeys(f for f in frames[:-1] if engine(f))  # in stack order: ties print alike run to run
         for f in present:
             incl[f] += count
         for f in wanted:
