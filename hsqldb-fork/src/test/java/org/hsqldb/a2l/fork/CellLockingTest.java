@@ -2,6 +2,7 @@ package org.hsqldb.a2l.fork;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.Connection;
@@ -1307,6 +1308,113 @@ class CellLockingTest {
             reader.commit();
             assertEquals(1, SessionThread.await(append));
             writer.commit();
+        }
+    }
+
+    /**
+     * Table q made by {@code setup}; the {@code sessions} in SERIALIZABLE transactions; the table
+     * marked by a first read of a range's first row, which takes S on the table (patch 0036), so
+     * that the reads that follow lock first-row names.
+     */
+    private static void createQueueForConsumers(SessionThread setup, SessionThread... sessions)
+            throws SQLException {
+        createQueue(setup);
+        for (SessionThread s : sessions) {
+            s.setAutoCommit(false);
+            s.setIsolation(Connection.TRANSACTION_SERIALIZABLE);
+        }
+        assertEquals(5, sessions[0].queryLong(firstOf(1, 1)));
+        sessions[0].commit();
+    }
+
+    /**
+     * Two consumers of a queue, each reading a range's head FOR UPDATE and then deleting it
+     * (TPC-C's Delivery): the second waits at its read, then takes the next row. Read plainly,
+     * both hold S on the head's first-row name and each delete waits for the other's S.
+     */
+    @Test
+    @RequiresPatch("Lock-a-first-row-read-FOR-UPDATE")
+    void consumersThatReadAQueuesHeadForUpdateTakeTurnsAtTheReadNotDeadlockAtTheDelete() throws Exception {
+        String url = url(true);
+        try (SessionThread a = new SessionThread(Engines.fork(url), "a");
+             SessionThread b = new SessionThread(Engines.fork(url), "b");
+             SessionThread other = new SessionThread(Engines.fork(url), "other")) {
+            createQueueForConsumers(other, a, b);
+            long deadlocks = other.lockCounter("DEADLOCKS");
+            String head = firstOf(1, 1) + " FOR UPDATE";
+            assertTrue(ForUpdateTest.explain(a.connection(), head).contains("PUBLIC.Q[1, 1, first] X"));
+            assertEquals(5, a.queryLong(head));
+            List<String> held = locksOf(a);
+            assertTrue(held.contains("PUBLIC.Q[1, 1, first] X"), held::toString);
+            // another range's head, and an append behind the head: at once
+            assertEquals(3, b.queryLong(firstOf(1, 2) + " FOR UPDATE"));
+            b.commit();
+            assertEquals(1, other.execute("INSERT INTO q (w, d, o) VALUES (1, 1, 9)"));
+            Future<Long> next = b.submitQueryLong(head);
+            b.awaitLockWait();
+            assertFalse(next.isDone());
+            assertEquals(1, a.execute("DELETE FROM q WHERE w = 1 AND d = 1 AND o = 5"));
+            a.commit();
+            assertEquals(6, SessionThread.await(next), "the head after the first consumer's delete");
+            assertEquals(1, b.execute("DELETE FROM q WHERE w = 1 AND d = 1 AND o = 6"));
+            b.commit();
+            assertEquals(deadlocks, other.lockCounter("DEADLOCKS"));
+            // read plainly, the same two deadlock: the test can fail
+            assertEquals(9, a.queryLong(firstOf(1, 1)));
+            assertEquals(9, b.queryLong(firstOf(1, 1)));
+            Future<Integer> aDelete = a.submit("DELETE FROM q WHERE w = 1 AND d = 1 AND o = 9");
+            a.awaitLockWait();
+            SQLException victim = assertThrows(SQLException.class,
+                    () -> b.execute("DELETE FROM q WHERE w = 1 AND d = 1 AND o = 9"));
+            assertEquals("40001", victim.getSQLState(), victim.getMessage());
+            b.rollback();
+            assertEquals(1, SessionThread.await(aDelete));
+            a.commit();
+            assertEquals(deadlocks + 1, other.lockCounter("DEADLOCKS"));
+            assertEquals(0, other.queryLong("SELECT COUNT(*) FROM q WHERE w = 1 AND d = 1"));
+            assertEquals(List.of(), IndexIntegrity.problems(other.connection()));
+        }
+    }
+
+    /**
+     * hsqldb.for_update_lock=U: a queue's head read FOR UPDATE takes U on its first-row name, which
+     * plain readers of the head share; the holder's delete converts to IX there, waiting only for
+     * them, and a second reader for update waits as under X.
+     */
+    @Test
+    @RequiresPatch("Lock-a-first-row-read-FOR-UPDATE")
+    void underTheUpdateModeAQueuesHeadReadForUpdateLetsPlainReadersInAndItsDeleteWaitsForThem() throws Exception {
+        String before = System.getProperty("hsqldb.for_update_lock");
+        System.setProperty("hsqldb.for_update_lock", "U");
+        String url = url(true);
+        try (SessionThread a = new SessionThread(Engines.fork(url), "a");
+             SessionThread b = new SessionThread(Engines.fork(url), "b");
+             SessionThread plain = new SessionThread(Engines.fork(url), "plain")) {
+            createQueueForConsumers(plain, a, b, plain);
+            long deadlocks = plain.lockCounter("DEADLOCKS");
+            String head = firstOf(1, 1) + " FOR UPDATE";
+            assertEquals(5, a.queryLong(head));
+            assertTrue(locksOf(a).contains("PUBLIC.Q[1, 1, first] U"), locksOf(a)::toString);
+            assertEquals(5, plain.queryLong(firstOf(1, 1)), "plain readers share U");
+            Future<Long> next = b.submitQueryLong(head);
+            b.awaitLockWait();
+            Future<Integer> delete = a.submit("DELETE FROM q WHERE w = 1 AND d = 1 AND o = 5");
+            a.awaitLockWait();
+            assertFalse(next.isDone() || delete.isDone());
+            plain.commit();
+            assertEquals(1, SessionThread.await(delete));
+            assertFalse(next.isDone(), "U excludes U until its holder ends");
+            a.commit();
+            assertEquals(6, SessionThread.await(next));
+            b.commit();
+            assertEquals(deadlocks, plain.lockCounter("DEADLOCKS"));
+            assertEquals(List.of(), IndexIntegrity.problems(plain.connection()));
+        } finally {
+            if (before == null) {
+                System.clearProperty("hsqldb.for_update_lock");
+            } else {
+                System.setProperty("hsqldb.for_update_lock", before);
+            }
         }
     }
 

@@ -65,6 +65,13 @@ class ForUpdateTest {
             SQLException e = assertThrows(SQLException.class,
                     () -> explain(c, "SELECT n FROM d WHERE id = 1 FOR UPDATE OF nosuch"));
             assertEquals("42501", e.getSQLState(), e.getMessage());
+            // a routine may read any column: every column the FOR UPDATE does not write is read
+            try (Statement s = c.createStatement()) {
+                s.execute("CREATE FUNCTION tax_of(i INT) RETURNS INT READS SQL DATA"
+                        + " RETURN (SELECT tax FROM d WHERE id = i)");
+            }
+            assertEquals(List.of("DATABASE S", "PUBLIC.D S", "PUBLIC.D.ID S", "PUBLIC.D.N X", "PUBLIC.D.TAX S",
+                    "PUBLIC.D.YTD S"), explain(c, "SELECT n, tax_of(id) FROM d WHERE id = 1 FOR UPDATE OF n"));
         }
         try (Connection c = Engines.fork(url(EngineMode.LF))) {
             create(c);
@@ -174,6 +181,84 @@ class ForUpdateTest {
             b.commit();
             assertEquals(11, a.queryLong("SELECT n FROM d WHERE id = 1"));
             assertEquals(21, a.queryLong("SELECT n FROM d WHERE id = 2"));
+        }
+    }
+
+    /**
+     * A queue's head read to be updated or deleted: ORDER BY and FETCH FIRST make upstream's
+     * cursor read-only, and the read still locks for update.
+     */
+    @Test
+    @RequiresPatch("Take-FOR-UPDATE-s-locks-for-one-table-queries")
+    void anOrderedOrLimitedQueryForUpdateLocksAsAnUpdatableOneDoes() throws Exception {
+        String head = "SELECT n FROM d ORDER BY id FETCH FIRST 1 ROWS ONLY";
+        try (Connection c = Engines.fork(url(EngineMode.A2L))) {
+            create(c);
+            assertEquals(List.of("DATABASE S", "PUBLIC.D S", "PUBLIC.D.ID S", "PUBLIC.D.N X"),
+                    explain(c, head + " FOR UPDATE"));
+            assertEquals(List.of("DATABASE S", "PUBLIC.D S", "PUBLIC.D.ID S", "PUBLIC.D.N S", "PUBLIC.D.YTD X"),
+                    explain(c, head + " FOR UPDATE OF ytd"));
+            assertEquals(List.of("DATABASE S", "PUBLIC.D S", "PUBLIC.D.N X", "PUBLIC.D.TAX S"),
+                    explain(c, "SELECT n FROM d WHERE tax > 0 ORDER BY tax FOR UPDATE"));
+            assertEquals(List.of("DATABASE S", "PUBLIC.D S", "PUBLIC.D.ID S", "PUBLIC.D.N S"), explain(c, head),
+                    "without FOR UPDATE a plain read");
+            // a view the query is merged with locks its table's rows; what has no rows of its own
+            // to lock, or aggregates them, reads as before
+            try (Statement s = c.createStatement()) {
+                s.execute("CREATE VIEW v AS SELECT id, n FROM d");
+                s.execute("CREATE VIEW taxes AS SELECT DISTINCT tax FROM d");
+            }
+            assertEquals(List.of("DATABASE S", "PUBLIC.D S", "PUBLIC.D.ID S", "PUBLIC.D.N X"),
+                    explain(c, "SELECT n FROM v ORDER BY id FETCH FIRST 1 ROWS ONLY FOR UPDATE"));
+            assertEquals(List.of("DATABASE S", "PUBLIC.D S", "PUBLIC.D.TAX S"),
+                    explain(c, "SELECT tax FROM taxes ORDER BY tax FETCH FIRST 1 ROWS ONLY FOR UPDATE"));
+            assertEquals(List.of("DATABASE S", "PUBLIC.D S", "PUBLIC.D.N S"),
+                    explain(c, "SELECT MAX(n) FROM d FOR UPDATE"));
+            // upstream accepts any OF names here (through a view they are the view's): a name that
+            // is not a column is passed over, and with none left the query locks as plain FOR UPDATE
+            assertEquals(List.of("DATABASE S", "PUBLIC.D S", "PUBLIC.D.ID S", "PUBLIC.D.N X"),
+                    explain(c, head + " FOR UPDATE OF nosuch"));
+            assertEquals(List.of("DATABASE S", "PUBLIC.D S", "PUBLIC.D.ID S", "PUBLIC.D.N S", "PUBLIC.D.YTD X"),
+                    explain(c, head + " FOR UPDATE OF nosuch, ytd"));
+            // the result set stays read-only, as upstream's
+            try (Statement s = c.createStatement(ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_UPDATABLE);
+                 ResultSet rs = s.executeQuery(head + " FOR UPDATE")) {
+                assertEquals(ResultSet.CONCUR_READ_ONLY, rs.getConcurrency());
+                assertTrue(rs.next());
+                assertEquals(10, rs.getInt(1));
+            }
+        }
+        try (Connection c = Engines.fork(url(EngineMode.LF))) {
+            create(c);
+            assertEquals(List.of("DATABASE S", "PUBLIC.D X"), explain(c, head + " FOR UPDATE"));
+            assertEquals(List.of("DATABASE S", "PUBLIC.D S"), explain(c, head));
+            // read-only for another reason than order or limit (no column to update): as before
+            assertEquals(List.of("DATABASE S", "PUBLIC.D S"), explain(c, "SELECT n + 0 FROM d WHERE id = 1 FOR UPDATE"));
+        }
+        // two transactions that read the head for update and then update it: the second waits
+        // at its read, then reads what the first left
+        String url = url(EngineMode.A2L);
+        try (SessionThread a = new SessionThread(Engines.fork(url), "a");
+             SessionThread b = new SessionThread(Engines.fork(url), "b");
+             SessionThread reader = new SessionThread(Engines.fork(url), "reader")) {
+            create(a.connection());
+            for (SessionThread s : List.of(a, b)) {
+                s.setAutoCommit(false);
+                s.setIsolation(Connection.TRANSACTION_SERIALIZABLE);
+            }
+            long deadlocks = reader.lockCounter("DEADLOCKS");
+            String headForUpdate = "SELECT n FROM d ORDER BY n FETCH FIRST 1 ROWS ONLY FOR UPDATE";
+            assertEquals(10, a.queryLong(headForUpdate));
+            Future<Long> bRead = b.submitQueryLong(headForUpdate);
+            b.awaitLockWait();
+            assertFalse(bRead.isDone());
+            a.execute("UPDATE d SET n = 30 WHERE n = 10");
+            a.commit();
+            assertEquals(20, SessionThread.await(bRead));
+            b.execute("UPDATE d SET n = 40 WHERE n = 20");
+            b.commit();
+            assertEquals(deadlocks, reader.lockCounter("DEADLOCKS"));
+            assertEquals(70, reader.queryLong("SELECT SUM(n) FROM d"));
         }
     }
 }

@@ -37,12 +37,17 @@ final class DeliveryTxn {
 
     private final Statements s;
     private final int districts;
-    // the order's customer is read before the order's carrier is set (see ReadsForUpdate)
+    // the oldest new order is read before it is deleted, and the order's customer before the
+    // order's carrier is set (see ReadsForUpdate): two Deliveries of one warehouse then queue at
+    // the read; reading plainly, both could hold the district's oldest new order and each wait to
+    // delete it for the other
+    private final String oldestNewOrder;
     private final String orderCustomer;
 
     DeliveryTxn(Statements s, int districts) {
         this.s = s;
         this.districts = districts;
+        this.oldestNewOrder = s.forUpdateHead(OLDEST_NEW_ORDER);
         this.orderCustomer = s.forUpdate(ORDER_CUSTOMER, "o_carrier_id");
     }
 
@@ -86,7 +91,7 @@ final class DeliveryTxn {
     }
 
     private int oldestNewOrder(int w, int d) throws SQLException {
-        try (ResultSet rs = s.query(OLDEST_NEW_ORDER, w, d)) {
+        try (ResultSet rs = s.query(oldestNewOrder, w, d)) {
             return rs.next() ? rs.getInt(1) : 0;
         }
     }

@@ -55,6 +55,14 @@ public final class Statements implements AutoCloseable {
         return readsForUpdate.apply(select, columns);
     }
 
+    /**
+     * A read of a range's first row that precedes its delete, written as this connection's engine
+     * wants it ({@link ReadsForUpdate#applyToHead}).
+     */
+    public String forUpdateHead(String select) {
+        return readsForUpdate.applyToHead(select);
+    }
+
     /** Calls {@code checkpoint} before every statement and commit from now on (null: none). */
     public void checkpoint(Checkpoint checkpoint) {
         this.checkpoint = checkpoint;

@@ -18,6 +18,14 @@ class ReadsForUpdateTest {
     }
 
     @Test
+    void aQueueHeadIsReadForUpdateOnlyInHsqldbsForm() {
+        String head = DeliveryTxn.OLDEST_NEW_ORDER;
+        assertEquals(head + " FOR UPDATE", ReadsForUpdate.FOR_UPDATE_OF.applyToHead(head));
+        assertEquals(head, ReadsForUpdate.FOR_UPDATE.applyToHead(head));
+        assertEquals(head, ReadsForUpdate.PLAIN.applyToHead(head));
+    }
+
+    @Test
     void labelsParseBack() {
         for (ReadsForUpdate r : ReadsForUpdate.values()) assertEquals(r, ReadsForUpdate.parse(r.label));
         assertThrows(IllegalArgumentException.class, () -> ReadsForUpdate.parse("sometimes"));
