@@ -1378,8 +1378,8 @@ class CellLockingTest {
 
     /**
      * hsqldb.for_update_lock=U: a queue's head read FOR UPDATE takes U on its first-row name, which
-     * plain readers of the head share; the holder's delete converts to IX there, waiting only for
-     * them, and a second reader for update waits as under X.
+     * plain readers of the head share; the holder's delete takes IX there beside it, waiting only
+     * for them, and a second reader for update waits as under X.
      */
     @Test
     @RequiresPatch("Lock-a-first-row-read-FOR-UPDATE")
