@@ -38,8 +38,9 @@ public enum ReadsForUpdate {
      * whose row the transaction then deletes, as this form writes it: {@code FOR UPDATE}, no column
      * list, in HSQLDB's form, where the fork locks that one row for its delete (its patches 0046
      * and 0047: a second reader waits at the read instead of both deadlocking at the delete), and
-     * plain in the others. H2 locks every row the read's condition selects before FETCH FIRST cuts
-     * them (a district's whole NEW_ORDER range: one short run made 574 txn/s against 2023 plain);
+     * plain in the others. H2, by our reading, locks every row the read's condition selects before
+     * FETCH FIRST cuts them (a district's whole NEW_ORDER range: one short run made 574 txn/s
+     * against 2023 plain; results/2026-11-29T2210-queue-heads/peers-head-read.txt);
      * under PostgreSQL's SERIALIZABLE the second of two such Deliveries fails with 40001 either way
      * (at its read instead of its delete).
      */
