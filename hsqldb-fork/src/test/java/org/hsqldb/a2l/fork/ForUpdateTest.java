@@ -65,6 +65,12 @@ class ForUpdateTest {
             SQLException e = assertThrows(SQLException.class,
                     () -> explain(c, "SELECT n FROM d WHERE id = 1 FOR UPDATE OF nosuch"));
             assertEquals("42501", e.getSQLState(), e.getMessage());
+            // through a view that renames its columns, OF names the view's column as it shows it
+            try (Statement s = c.createStatement()) {
+                s.execute("CREATE VIEW renamed (k, m) AS SELECT id, n FROM d");
+            }
+            assertEquals(List.of("DATABASE S", "PUBLIC.D S", "PUBLIC.D.ID S", "PUBLIC.D.N X"),
+                    explain(c, "SELECT m FROM renamed WHERE k = 1 FOR UPDATE OF m"));
             // a routine may read any column: every column the FOR UPDATE does not write is read
             try (Statement s = c.createStatement()) {
                 s.execute("CREATE FUNCTION tax_of(i INT) RETURNS INT READS SQL DATA"
