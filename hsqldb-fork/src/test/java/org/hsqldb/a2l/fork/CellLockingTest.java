@@ -816,6 +816,218 @@ class CellLockingTest {
     }
 
     /**
+     * TPC-C's customers in small: district (1, 1) has two customers named A (1 and 3) and one
+     * named B; customer 4 of district (1, 2) and customer 5 of warehouse 2 are named A too. The
+     * index on last names fixes the primary key's first two columns and one more.
+     */
+    private static void createCustomers(SessionThread s) throws SQLException {
+        s.execute("CREATE TABLE cu (w INT, d INT, id INT, last VARCHAR(16), bal INT, PRIMARY KEY (w, d, id))");
+        s.execute("CREATE INDEX cu_last ON cu (w, d, last)");
+        s.execute("INSERT INTO cu VALUES (1, 1, 1, 'A', 10), (1, 1, 2, 'B', 20), (1, 1, 3, 'A', 30),"
+                + " (1, 2, 4, 'A', 40), (2, 1, 5, 'A', 50)");
+    }
+
+    /** TPC-C's Order-Status by last name, in small */
+    private static final String BY_LAST = "SELECT bal FROM cu WHERE w = 1 AND d = 1 AND last = 'A' ORDER BY id";
+
+    /** the same, the customer with the highest id first */
+    private static final String BY_LAST_LAST_ID = BY_LAST + " DESC";
+
+    /**
+     * {@code other} writes bal in warehouse 1, commits, then holds a write of customer 5's: a
+     * writer of the column that wrote warehouse 1's cells last, so that reads of district (1, 1)
+     * lock the rows they find one by one rather than try the range's values (as the joins'
+     * tests above do).
+     */
+    private static void keepBalWritten(SessionThread other) throws SQLException {
+        other.setAutoCommit(false);
+        assertEquals(1, other.execute("UPDATE cu SET bal = bal WHERE w = 1 AND d = 2 AND id = 4"));
+        other.commit();
+        assertEquals(1, other.execute("UPDATE cu SET bal = bal WHERE w = 2 AND d = 1 AND id = 5"));
+    }
+
+    @Test
+    @RequiresPatch("Lock-the-cells-of-each-row-a-read-finds")
+    void explainSaysAReadThroughAnotherIndexLocksTheCellsOfTheRowsItFinds() throws Exception {
+        try (SessionThread s = new SessionThread(Engines.fork(url(true)), "s");
+             Statement st = s.connection().createStatement()) {
+            createCustomers(s);
+            s.execute("UPDATE cu SET bal = bal WHERE w = 9 AND d = 9 AND id = 9"); // bal has a writer
+            List<String> read = explain(st, BY_LAST);
+            assertTrue(read.contains("PUBLIC.CU.BAL[W, D, ID] S CELL each row the read finds through index CU_LAST,"
+                    + " when it finds it; instead S on the cells of the key range if, when the statement begins,"
+                    + " no other transaction writes the column, or this session has been the last to ask to"
+                    + " write its cells in the range for 5 ms"), read::toString);
+            assertTrue(read.stream().noneMatch(l -> l.startsWith("PUBLIC.CU.BAL[1, 1] ")), read::toString);
+            // a column nobody writes stays whole; by the primary key's prefix alone, the range's values
+            assertTrue(read.contains("PUBLIC.CU.LAST S COLUMN a column nobody has written yet"), read::toString);
+            assertTrue(explain(st, "SELECT bal FROM cu WHERE w = 1 AND d = 1").contains(
+                    "PUBLIC.CU.BAL[1, 1] S KEY RANGE values of rows whose primary key starts with these values"));
+            // another condition, an aggregate, FOR UPDATE: the range's values
+            for (String sql : new String[] {"SELECT bal FROM cu WHERE w = 1 AND d = 1 AND last = 'A' AND bal > 0",
+                    "SELECT SUM(bal) FROM cu WHERE w = 1 AND d = 1 AND last = 'A'",
+                    "SELECT bal FROM cu WHERE w = 1 AND d = 1 AND last = 'A' FOR UPDATE"}) {
+                assertTrue(explain(st, sql).stream().noneMatch(l -> l.contains("[W, D, ID]")), sql);
+            }
+        }
+    }
+
+    @Test
+    @RequiresPatch("Lock-the-cells-of-each-row-a-read-finds")
+    void aReadThroughAnotherIndexKeepsOutTheWritersOfTheRowsItFindsOnly() throws Exception {
+        String url = url(true);
+        try (SessionThread reader = new SessionThread(Engines.fork(url), "reader");
+             SessionThread writer = new SessionThread(Engines.fork(url), "writer");
+             SessionThread other = new SessionThread(Engines.fork(url), "other")) {
+            createCustomers(reader);
+            keepBalWritten(other);
+            for (SessionThread s : new SessionThread[] {reader, writer}) {
+                s.setAutoCommit(false);
+                s.setIsolation(Connection.TRANSACTION_SERIALIZABLE);
+            }
+            assertEquals(10, reader.queryLong(BY_LAST));
+            List<String> held = locksOf(reader);
+            assertTrue(held.containsAll(List.of("PUBLIC.CU.BAL[1, 1, 1] S", "PUBLIC.CU.BAL[1, 1, 3] S")),
+                    held::toString);
+            assertTrue(held.stream().noneMatch(l -> l.startsWith("PUBLIC.CU.BAL[1, 1] ")
+                    || l.startsWith("PUBLIC.CU.BAL ") || l.startsWith("PUBLIC.CU.BAL[1, 1, 2]")), held::toString);
+            // a row of the read's key range that it did not find: at once
+            assertEquals(1, writer.execute("UPDATE cu SET bal = 21 WHERE w = 1 AND d = 1 AND id = 2"));
+            // a row it found: waits for the read's transaction, on the row's cell
+            Future<Integer> write = writer.submit("UPDATE cu SET bal = 31 WHERE w = 1 AND d = 1 AND id = 3");
+            try (Statement look = other.connection().createStatement()) {
+                awaitWaiting(look, ((org.hsqldb.jdbc.JDBCConnection) writer.connection()).getSession().getId(),
+                        "PUBLIC.CU.BAL[1, 1, 3]", "X");
+            }
+            assertEquals(30, reader.queryLong(BY_LAST_LAST_ID),
+                    "read again: the same values");
+            reader.commit();
+            assertEquals(1, SessionThread.await(write));
+            writer.commit();
+            assertEquals(31, reader.queryLong(BY_LAST_LAST_ID));
+            // an insert into the read's key range waits for it too (no phantom)
+            Future<Integer> insert = writer.submit("INSERT INTO cu VALUES (1, 1, 6, 'A', 60)");
+            writer.awaitLockWait();
+            assertEquals(31, reader.queryLong(BY_LAST_LAST_ID),
+                    "read again: no customer 6 yet");
+            reader.commit();
+            assertEquals(1, SessionThread.await(insert));
+            writer.commit();
+            assertEquals(60, reader.queryLong(BY_LAST_LAST_ID));
+            reader.commit();
+            assertEquals(List.of(), locksOf(reader));
+            other.rollback();
+        }
+    }
+
+    /**
+     * TPC-C's Order-Status against a Delivery of another customer of its district: it reads its
+     * customer by last name, then the customer's orders by customer; the Delivery sets the
+     * carrier of another customer's order, then credits that customer. Under S on the district's
+     * values (before) each waited for the other: a deadlock. Now neither waits.
+     */
+    @Test
+    @RequiresPatch("Lock-the-cells-of-each-row-a-read-finds")
+    void anOrderStatusByLastNameAndADeliveryOfAnotherCustomerOfItsDistrictRunTogether() throws Exception {
+        String url = url(true);
+        try (SessionThread status = new SessionThread(Engines.fork(url), "order-status");
+             SessionThread delivery = new SessionThread(Engines.fork(url), "delivery");
+             SessionThread other = new SessionThread(Engines.fork(url), "other")) {
+            createCustomers(status);
+            status.execute("CREATE TABLE od (w INT, d INT, o INT, c INT, carrier INT, PRIMARY KEY (w, d, o))");
+            status.execute("CREATE INDEX od_c ON od (w, d, c)");
+            status.execute("INSERT INTO od VALUES (1, 1, 1, 1, NULL), (1, 1, 2, 2, NULL), (1, 1, 3, 3, NULL)");
+            keepBalWritten(other);
+            for (SessionThread s : new SessionThread[] {status, delivery}) {
+                s.setAutoCommit(false);
+                s.setIsolation(Connection.TRANSACTION_SERIALIZABLE);
+            }
+            assertEquals(10, status.queryLong(BY_LAST));
+            assertEquals(1, delivery.execute("UPDATE od SET carrier = 7 WHERE w = 1 AND d = 1 AND o = 2"));
+            // (as TPC-C's, it reads the carrier: a column the Delivery writes)
+            Future<Long> orders = status.submitQueryLong("SELECT o, carrier FROM od WHERE w = 1 AND d = 1 AND c = 1"
+                    + " ORDER BY o DESC FETCH FIRST 1 ROWS ONLY");
+            assertEquals(1, SessionThread.await(orders), "the customer's orders: at once");
+            assertEquals(1, delivery.execute("UPDATE cu SET bal = bal + 5 WHERE w = 1 AND d = 1 AND id = 2"),
+                    "the other customer's credit: at once");
+            status.commit();
+            delivery.commit();
+            assertEquals(0, status.lockCounter("DEADLOCKS"));
+            assertEquals(25, status.queryLong("SELECT bal FROM cu WHERE w = 1 AND d = 1 AND id = 2"));
+            status.commit();
+            other.rollback();
+        }
+    }
+
+    /**
+     * Transfers between the balances of two customers of one district who share a last name
+     * (two point updates, some rolled back, some pausing between their steps) race reads of the
+     * name's customers through the last-name index: every read must see the name's total, which
+     * only the cells it takes on each row it finds can give.
+     */
+    @org.junit.jupiter.api.RepeatedTest(3)
+    @RequiresPatch("Lock-the-cells-of-each-row-a-read-finds")
+    void readsThroughAnotherIndexSeeWholeTransfers() throws Exception {
+        String url = url(true);
+        int threads = 4, rounds = 300, names = 3, perName = 4;
+        try (Connection setup = Engines.fork(url); Statement s = setup.createStatement()) {
+            s.execute("CREATE TABLE cu (w INT, d INT, id INT, last VARCHAR(16), bal INT, PRIMARY KEY (w, d, id))");
+            s.execute("CREATE INDEX cu_last ON cu (w, d, last)");
+            for (int id = 0; id < names * perName; id++) {
+                s.execute("INSERT INTO cu VALUES (1, 1, " + id + ", 'N" + id % names + "', 100)");
+            }
+        }
+        race(threads, id -> {
+            java.util.SplittableRandom random = new java.util.SplittableRandom(id * 4099L);
+            try (Connection c = Engines.fork(url);
+                 PreparedStatement add = c.prepareStatement(
+                         "UPDATE cu SET bal = bal + ? WHERE w = 1 AND d = 1 AND id = ?");
+                 PreparedStatement read = c.prepareStatement(
+                         "SELECT bal FROM cu WHERE w = 1 AND d = 1 AND last = ?")) {
+                c.setAutoCommit(false);
+                c.setTransactionIsolation(Connection.TRANSACTION_SERIALIZABLE);
+                playRounds(c, rounds, r -> {
+                    int name = random.nextInt(names);
+                    if (id % 2 == 0) {
+                        int from = random.nextInt(perName), to = (from + 1 + random.nextInt(perName - 1)) % perName;
+                        int amount = 1 + random.nextInt(50);
+                        for (int[] step : new int[][] {{from, -amount}, {to, amount}}) {
+                            add.setInt(1, step[1]);
+                            add.setInt(2, step[0] * names + name);
+                            assertEquals(1, add.executeUpdate());
+                            if (step[1] < 0 && random.nextInt(4) == 0) {
+                                java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+                            }
+                        }
+                        if (random.nextInt(4) == 0) {
+                            c.rollback();
+                        } else {
+                            c.commit();
+                        }
+                    } else {
+                        read.setString(1, "N" + name);
+                        long sum = 0, rows = 0;
+                        try (ResultSet rs = read.executeQuery()) {
+                            while (rs.next()) {
+                                sum += rs.getLong(1);
+                                rows++;
+                            }
+                        }
+                        assertEquals(perName, rows);
+                        assertEquals(100L * perName, sum, "a name's total");
+                        c.commit();
+                    }
+                });
+            }
+        });
+        try (Connection c = Engines.fork(url); Statement s = c.createStatement()) {
+            assertEquals(List.of(), IndexIntegrity.problems(c));
+            assertEquals(100L * names * perName, count(s, "SELECT SUM(bal) FROM cu"));
+            s.execute("SHUTDOWN");
+        }
+    }
+
+    /**
      * Transfers between the stock rows of one warehouse (two point updates, some rolled back,
      * some pausing between their two steps) race joins that reach those rows one by one from
      * the order lines that name them: every join must see the warehouse's total, which only

@@ -906,7 +906,28 @@ abstract class LockManagerContract {
         Session w = session(1);
         Future<LockResult> ww = w.start(x(t));
         try {
-            assertEquals(Status.GRANTED, get(ww).status(), () -> m.snapshot().toString());
+            // a reader's loop ends only when stopped: one that fails (its reader then holds S(T)
+            // for good, or never again) is reported as such, not as the writer's wait
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(LONG_S);
+            LockResult wr = null;
+            while (wr == null) {
+                for (Future<Integer> f : loops) {
+                    if (f.isDone()) {
+                        fail("a reader's loop ended: " + outcome(f));
+                    }
+                }
+                try {
+                    wr = ww.get(10, TimeUnit.MILLISECONDS);
+                } catch (TimeoutException e) {
+                    if (System.nanoTime() - deadline > 0) {
+                        fail("X(T) not granted in " + LONG_S + " s; turn " + turn + ", holds " + holds
+                                + ", loops " + outcome(loops.get(0)) + " and " + outcome(loops.get(1))
+                                + ", locks " + m.snapshot());
+                    }
+                }
+            }
+            LockResult granted = wr;
+            assertEquals(Status.GRANTED, granted.status(), () -> granted + ", " + m.snapshot());
         } finally {
             stop.set(true);
         }
@@ -915,6 +936,18 @@ abstract class LockManagerContract {
             f.get(LONG_S, TimeUnit.SECONDS);
         }
         assertTrue(m.snapshot().isEmpty(), () -> m.snapshot().toString());
+    }
+
+    /** A future's state for a failure message: running, its value, or what it threw. */
+    static String outcome(Future<?> f) {
+        if (!f.isDone()) {
+            return "running";
+        }
+        try {
+            return "returned " + f.get();
+        } catch (Exception e) {
+            return "threw " + e.getCause();
+        }
     }
 
     // ---- observability -------------------------------------------------------------------
