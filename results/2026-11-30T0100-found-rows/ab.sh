@@ -5,7 +5,8 @@
 # JARS: a folder with before.jar and after.jar, each hsqldb-fork/target/hsqldb-2.7.4-a2l.jar after
 # `mvn -B -q -pl hsqldb-fork clean install -DskipTests -Dfork.patches=47` and without -Dfork.patches.
 # usage: [FIRST_REP=K] [AB_ORDER="after before"] ab.sh JARS OUT REPS "MIX ORDER CLIENTS"...
-# (one line per run: ab.txt in OUT; reps K..REPS; each pair in AB_ORDER, default before, after)
+# (one line per run: ab.txt in OUT; reps K..REPS; each pair in AB_ORDER, default before, after;
+# the console logs are kept here, the runs' summary.json folders were not)
 set -u
 cd "$(git rev-parse --show-toplevel)"
 jars=$1 out=$2 reps=$3; shift 3
