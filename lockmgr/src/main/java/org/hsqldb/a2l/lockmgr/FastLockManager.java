@@ -341,14 +341,24 @@ public final class FastLockManager extends LockManager {
         final long start = System.nanoTime();
         o.waitThread = Thread.currentThread();
         int result;
+        boolean ended = false;
         try {
+            waitPublished();
             if (detect(o, w)) {
                 result = R_DEADLOCK;
             } else {
                 result = waitLoop(o, n, w, slot, start, timeout);
             }
+            ended = true;
         } finally {
             o.waitThread = null;
+            // a wait reports its own failures as results; what else is thrown while waiting
+            // (an Error: the deadlock search allocates) must not leave the waiter queued, where
+            // it would keep out every later request, nor the owner's seqlock at the parity
+            // acquire's end does not expect (leave() opens a write, as a grant does)
+            if (!ended && w.queued) {
+                leave(o, n, w);
+            }
         }
         o.count(LockCounters.WAIT_NANOS, System.nanoTime() - start);
         if (result == R_INTERRUPTED) {

@@ -104,6 +104,8 @@ public abstract class LockManager {
     private volatile long contentionMemoryNanos = DEFAULT_CONTENTION_MEMORY_NANOS;
     /** Read by the managers' arrival checks (WaitQueue.conflictAheadOfArrival). */
     volatile long bargeWindowNanos = DEFAULT_BARGE_WINDOW_NANOS;
+    /** Test hook: run by each waiter once its wait is published (see waitPublished). */
+    private volatile Runnable waitPublished;
 
     LockManager() {
     }
@@ -800,6 +802,23 @@ public abstract class LockManager {
      * included, to the end of their transactions). Keeps a busy lock with threads that run
      * rather than handing it to one that must first be woken (README, "Fairness").
      */
+    /** Test hook: {@code hook} is run by each waiter once its wait is published; null for none. */
+    final void setWaitPublishedHook(Runnable hook) {
+        waitPublished = hook;
+    }
+
+    /**
+     * Runs the test hook, if any, where a waiter has published its wait: what it throws stands
+     * for an Error thrown while waiting (the deadlock search allocates), which the
+     * implementations must not let leave the waiter queued.
+     */
+    final void waitPublished() {
+        Runnable hook = waitPublished;
+        if (hook != null) {
+            hook.run();
+        }
+    }
+
     public final void setBargeWindow(long nanos) {
         if (nanos < 0) {
             throw new IllegalArgumentException("barge window " + nanos);

@@ -134,45 +134,59 @@ public final class MutexLockManager extends LockManager {
         final long start = System.nanoTime();
         final long deadline = timeout > 0 ? start + timeout : 0;
         int result;
-        List<WaitEdge> cycle = findCycle(o);
-        if (cycle != null) {
-            o.lastCycle = cycle;
-            result = R_DEADLOCK;
-        } else {
-            for (;;) {
-                if (isChosenVictim(o, w)) {
-                    o.lastCycle = o.victimCycle;
-                    result = R_DEADLOCK;
-                    break;
-                }
-                if (o.cancelRequested) {
-                    o.cancelRequested = false;
-                    result = R_CANCELLED;
-                    break;
-                }
-                if (Thread.interrupted()) {
-                    result = R_INTERRUPTED;
-                    break;
-                }
-                long now = System.nanoTime();
-                if (deadline != 0 && now - deadline >= 0) {
-                    result = R_TIMEOUT;
-                    break;
-                }
-                try {
-                    if (deadline == 0) {
-                        changed.await();
-                    } else {
-                        changed.awaitNanos(deadline - now);
+        boolean ended = false;
+        try {
+            waitPublished();
+            List<WaitEdge> cycle = findCycle(o);
+            if (cycle != null) {
+                o.lastCycle = cycle;
+                result = R_DEADLOCK;
+            } else {
+                for (;;) {
+                    if (isChosenVictim(o, w)) {
+                        o.lastCycle = o.victimCycle;
+                        result = R_DEADLOCK;
+                        break;
                     }
-                } catch (InterruptedException e) {
-                    result = R_INTERRUPTED;
-                    break;
+                    if (o.cancelRequested) {
+                        o.cancelRequested = false;
+                        result = R_CANCELLED;
+                        break;
+                    }
+                    if (Thread.interrupted()) {
+                        result = R_INTERRUPTED;
+                        break;
+                    }
+                    long now = System.nanoTime();
+                    if (deadline != 0 && now - deadline >= 0) {
+                        result = R_TIMEOUT;
+                        break;
+                    }
+                    try {
+                        if (deadline == 0) {
+                            changed.await();
+                        } else {
+                            changed.awaitNanos(deadline - now);
+                        }
+                    } catch (InterruptedException e) {
+                        result = R_INTERRUPTED;
+                        break;
+                    }
+                    if (!blocked(o, n, kind) && (converter || !q.conflictAhead(w, kind))) {
+                        result = GRANTED_WAITED;
+                        break;
+                    }
                 }
-                if (!blocked(o, n, kind) && (converter || !q.conflictAhead(w, kind))) {
-                    result = GRANTED_WAITED;
-                    break;
-                }
+            }
+            ended = true;
+        } finally {
+            if (!ended) {
+                // an Error thrown while waiting: the waiter leaves the queue, as on any other
+                // end of the wait (see FastLockManager.lockSlow)
+                o.beginWrite();
+                o.waitingOn = null;
+                q.remove(w);
+                changed.signalAll();
             }
         }
         o.beginWrite();

@@ -938,6 +938,39 @@ abstract class LockManagerContract {
         assertTrue(m.snapshot().isEmpty(), () -> m.snapshot().toString());
     }
 
+    /**
+     * An Error thrown while a request waits (here by a hook, after the wait is published; in
+     * use, an OutOfMemoryError in the deadlock search) reaches the caller, and takes the waiter
+     * out of the queue: a later request is not kept out by it, and the owner stays visible to
+     * snapshots (its seqlock at the right parity) with what it held before.
+     */
+    @Test
+    void aWaitThatThrowsLeavesTheQueueAndTheOwnerReadable() throws Exception {
+        Session a = session(1), b = session(2), c = session(3);
+        a.grant(s(t));
+        b.grant(s(u));
+        m.setWaitPublishedHook(() -> {
+            throw new OutOfMemoryError("thrown by the test while waiting");
+        });
+        Future<LockResult> bx = b.start(x(t));
+        java.util.concurrent.ExecutionException thrown = assertThrows(
+                java.util.concurrent.ExecutionException.class, () -> bx.get(LONG_S, TimeUnit.SECONDS));
+        assertTrue(thrown.getCause() instanceof OutOfMemoryError, thrown::toString);
+        m.setWaitPublishedHook(null);
+        // strictly FIFO (no barge window): a stale X waiter would keep c's S out
+        assertEquals(Status.GRANTED, c.tryShort(s(t)));
+        assertFalse(isWaiting(b));
+        assertTrue(m.snapshot().stream().anyMatch(i -> i.ownerId() == b.o.id() && i.name() == u),
+                () -> m.snapshot().toString());
+        assertEquals(LockMode.S, b.held(u));
+        assertNull(b.held(t));
+        a.releaseAll();
+        c.releaseAll();
+        assertEquals(Status.GRANTED, b.tryShort(x(t)));
+        b.releaseAll();
+        assertTrue(m.snapshot().isEmpty(), () -> m.snapshot().toString());
+    }
+
     /** A future's state for a failure message: running, its value, or what it threw. */
     static String outcome(Future<?> f) {
         if (!f.isDone()) {
