@@ -793,15 +793,6 @@ public abstract class LockManager {
         return contentionMemoryNanos;
     }
 
-    /**
-     * How long a queued waiter may be passed by requests that arrive after it (from owners
-     * that hold nothing on the name), when the holders allow them; default 0 (strictly
-     * FIFO; the engine sets 20 ms, its -Dhsqldb.lock_barge_window). Arrivals
-     * are granted past a waiter only during the first window of its wait; after that they
-     * queue behind it, and it waits for the holders it finds then (those that passed it
-     * included, to the end of their transactions). Keeps a busy lock with threads that run
-     * rather than handing it to one that must first be woken (README, "Fairness").
-     */
     /** Test hook: {@code hook} is run by each waiter once its wait is published; null for none. */
     final void setWaitPublishedHook(Runnable hook) {
         waitPublished = hook;
@@ -819,6 +810,15 @@ public abstract class LockManager {
         }
     }
 
+    /**
+     * How long a queued waiter may be passed by requests that arrive after it (from owners
+     * that hold nothing on the name), when the holders allow them; default 0 (strictly
+     * FIFO; the engine sets 20 ms, its -Dhsqldb.lock_barge_window). Arrivals
+     * are granted past a waiter only during the first window of its wait; after that they
+     * queue behind it, and it waits for the holders it finds then (those that passed it
+     * included, to the end of their transactions). Keeps a busy lock with threads that run
+     * rather than handing it to one that must first be woken (README, "Fairness").
+     */
     public final void setBargeWindow(long nanos) {
         if (nanos < 0) {
             throw new IllegalArgumentException("barge window " + nanos);
