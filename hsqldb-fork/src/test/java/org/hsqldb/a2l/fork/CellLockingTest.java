@@ -639,13 +639,8 @@ class CellLockingTest {
             assertEquals(1, writer.execute("UPDATE u SET q = 6 WHERE w = 2 AND i = 10"));
             assertEquals(1, writer.execute("INSERT INTO u VALUES (2, 30, 5)"));
             // the join's ranges: an insert into t's and a write of u's values wait
-            Future<Integer> insert = writer.submit("INSERT INTO t VALUES (1, 5, 0, 0)");
-            writer.awaitLockWait();
-            assertEquals(20, reader.queryLong(join), "read again: the same rows");
-            reader.commit();
-            assertEquals(1, SessionThread.await(insert));
-            writer.commit();
-            assertEquals(30, reader.queryLong(join));
+            assertWaitsForTheReader(reader, writer, "INSERT INTO t VALUES (1, 5, 0, 0)",
+                    join, 20, "read again: the same rows", 30);
             Future<Integer> write = writer.submit("UPDATE u SET q = 7 WHERE w = 1 AND i = 20");
             writer.awaitLockWait();
             assertEquals(30, reader.queryLong(join), "read again: the same values");
@@ -693,13 +688,8 @@ class CellLockingTest {
             assertEquals(1, writer.execute("INSERT INTO ol VALUES (1, 1, 3, 40)"));
             writer.commit();
             assertEquals(12, reader.queryLong(REACHING_JOIN), "no stock row 40 yet");
-            Future<Integer> insert = writer.submit("INSERT INTO st VALUES (1, 40, 5)");
-            writer.awaitLockWait();
-            assertEquals(12, reader.queryLong(REACHING_JOIN), "read again: still no row 40");
-            reader.commit();
-            assertEquals(1, SessionThread.await(insert));
-            writer.commit();
-            assertEquals(17, reader.queryLong(REACHING_JOIN));
+            assertWaitsForTheReader(reader, writer, "INSERT INTO st VALUES (1, 40, 5)",
+                    REACHING_JOIN, 12, "read again: still no row 40", 17);
             reader.commit();
             assertEquals(List.of(), locksOf(reader));
             other.rollback();
@@ -906,14 +896,8 @@ class CellLockingTest {
             writer.commit();
             assertEquals(31, reader.queryLong(BY_LAST_LAST_ID));
             // an insert into the read's key range waits for it too (no phantom)
-            Future<Integer> insert = writer.submit("INSERT INTO cu VALUES (1, 1, 6, 'A', 60)");
-            writer.awaitLockWait();
-            assertEquals(31, reader.queryLong(BY_LAST_LAST_ID),
-                    "read again: no customer 6 yet");
-            reader.commit();
-            assertEquals(1, SessionThread.await(insert));
-            writer.commit();
-            assertEquals(60, reader.queryLong(BY_LAST_LAST_ID));
+            assertWaitsForTheReader(reader, writer, "INSERT INTO cu VALUES (1, 1, 6, 'A', 60)",
+                    BY_LAST_LAST_ID, 31, "read again: no customer 6 yet", 60);
             reader.commit();
             assertEquals(List.of(), locksOf(reader));
             other.rollback();
@@ -1437,13 +1421,8 @@ class CellLockingTest {
             assertEquals(1, writer.execute("INSERT INTO t VALUES (2, 5, 0, 0)"));
             assertEquals(1, writer.execute("DELETE FROM t WHERE w = 2 AND d = 1"));
             // the range read: its insert and delete wait (no phantom)
-            Future<Integer> insert = writer.submit("INSERT INTO t VALUES (1, 5, 0, 0)");
-            writer.awaitLockWait();
-            assertEquals(2, reader.queryLong("SELECT COUNT(*) FROM t WHERE w = 1"), "read again: the same rows");
-            reader.commit();
-            assertEquals(1, SessionThread.await(insert));
-            writer.commit();
-            assertEquals(3, reader.queryLong("SELECT COUNT(*) FROM t WHERE w = 1"));
+            assertWaitsForTheReader(reader, writer, "INSERT INTO t VALUES (1, 5, 0, 0)",
+                    "SELECT COUNT(*) FROM t WHERE w = 1", 2, "read again: the same rows", 3);
             Future<Integer> delete = writer.submit("DELETE FROM t WHERE w = 1 AND d = 5");
             writer.awaitLockWait();
             reader.commit();
@@ -2460,6 +2439,22 @@ class CellLockingTest {
             rs.next();
             return rs.getLong(1);
         }
+    }
+
+    /**
+     * {@code write}, by {@code writer}, waits for {@code reader}'s transaction: {@code read}
+     * still gives {@code same} meanwhile ({@code again} says what that means), and {@code after}
+     * once the reader has committed and the write with it.
+     */
+    private static void assertWaitsForTheReader(SessionThread reader, SessionThread writer,
+            String write, String read, long same, String again, long after) throws Exception {
+        Future<Integer> written = writer.submit(write);
+        writer.awaitLockWait();
+        assertEquals(same, reader.queryLong(read), again);
+        reader.commit();
+        assertEquals(1, SessionThread.await(written));
+        writer.commit();
+        assertEquals(after, reader.queryLong(read));
     }
 
     /** The locks the session holds, as "name mode". */

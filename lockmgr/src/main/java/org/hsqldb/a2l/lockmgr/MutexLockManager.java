@@ -133,8 +133,8 @@ public final class MutexLockManager extends LockManager {
         w.version = o.version();
         final long start = System.nanoTime();
         final long deadline = timeout > 0 ? start + timeout : 0;
-        int result;
-        boolean ended = false;
+        // (stands if an Error is thrown while waiting: the wait ends ungranted)
+        int result = R_INTERRUPTED;
         try {
             waitPublished();
             List<WaitEdge> cycle = findCycle(o);
@@ -178,24 +178,17 @@ public final class MutexLockManager extends LockManager {
                     }
                 }
             }
-            ended = true;
         } finally {
-            if (!ended) {
-                // an Error thrown while waiting: the waiter leaves the queue, as on any other
-                // end of the wait (see FastLockManager.lockSlow)
-                o.beginWrite();
-                o.waitingOn = null;
-                q.remove(w);
-                changed.signalAll();
+            // every end of the wait leaves the queue, an Error thrown while waiting included
+            // (see FastLockManager.lockSlow)
+            o.beginWrite();
+            o.waitingOn = null;
+            q.remove(w);
+            if (result == GRANTED_WAITED) {
+                grant(o, n, kind);
             }
+            changed.signalAll();
         }
-        o.beginWrite();
-        o.waitingOn = null;
-        q.remove(w);
-        if (result == GRANTED_WAITED) {
-            grant(o, n, kind);
-        }
-        changed.signalAll();
         o.count(LockCounters.WAIT_NANOS, System.nanoTime() - start);
         if (result == R_INTERRUPTED) {
             Thread.currentThread().interrupt();

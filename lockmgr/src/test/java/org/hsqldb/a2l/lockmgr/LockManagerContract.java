@@ -20,6 +20,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -953,8 +954,8 @@ abstract class LockManagerContract {
             throw new OutOfMemoryError("thrown by the test while waiting");
         });
         Future<LockResult> bx = b.start(x(t));
-        java.util.concurrent.ExecutionException thrown = assertThrows(
-                java.util.concurrent.ExecutionException.class, () -> bx.get(LONG_S, TimeUnit.SECONDS));
+        ExecutionException thrown = assertThrows(
+                ExecutionException.class, () -> bx.get(LONG_S, TimeUnit.SECONDS));
         assertTrue(thrown.getCause() instanceof OutOfMemoryError, thrown::toString);
         m.setWaitPublishedHook(null);
         // strictly FIFO (no barge window): a stale X waiter would keep c's S out
