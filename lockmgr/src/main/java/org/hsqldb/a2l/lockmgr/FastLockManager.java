@@ -13,7 +13,7 @@ import java.util.concurrent.locks.LockSupport;
  * <h2>Fast path</h2>
  * Each name has a word with an X bit, a U bit and a WAITER bit (a table's or an
  * attribute's padded to its own cache line, a keyed name's not: see LockWord), and a
- * small array of <em>stripes</em>, each on its own cache line, that together count its
+ * small array of <em>stripes</em>, no two of which share a cache line, that together count its
  * shared holders: S holders, and for a table also the owners holding any of its
  * attributes (its intention, which X(T) must see). An owner always counts in the stripe
  * of its registration order, so owners running on different cores write different
@@ -60,8 +60,16 @@ public final class FastLockManager extends LockManager {
     private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
     /** Stripes per name: a power of two, from the number of processors. */
     static final int STRIPES;
-    /** longs per stripe: one 64-byte line each; slot 0 (next to the array header) unused. */
-    private static final int STRIDE = 8;
+    /**
+     * longs per stripe, of which the first two are used; the first STRIDE longs (next to the
+     * array header) unused. 128 bytes, not 64: the array starts at any 8-byte boundary (and
+     * the GC moves it), so with 64 one stripe's IS count and the next stripe's S count, 56
+     * bytes apart, shared a cache line in one array of eight, as did the last IS count and
+     * the object after the array, and two owners' S and IS requests on the name wrote one
+     * line. 120 bytes apart, two stripes' counts share none (LockWordLayoutTest). 9 longs
+     * would do; 16 keeps the stride a power of two, for 56 bytes more per stripe.
+     */
+    private static final int STRIDE = 16;
 
     static {
         int p = Runtime.getRuntime().availableProcessors();
@@ -92,10 +100,15 @@ public final class FastLockManager extends LockManager {
     /**
      * The owner's S count in a name's stripes; its IS count is the next long. A keyed name
      * has no stripes: slot 0 is its S count and 1 its IS count (KeyLock.addShared); a striped
-     * one has (STRIPES + 1) x STRIDE >= 40 longs.
+     * one has (STRIPES + 1) x STRIDE >= 80 longs.
      */
     private static int slot(LockName n, Owner o) {
-        return n.stripes == null ? 0 : ((o.seq & (STRIPES - 1)) + 1) * STRIDE;
+        return n.stripes == null ? 0 : stripeSlot(o.seq);
+    }
+
+    /** The slot of the S count of the owner of registration order {@code seq} in stripes. */
+    static int stripeSlot(int seq) {
+        return ((seq & (STRIPES - 1)) + 1) * STRIDE;
     }
 
     private static void addShared(LockName n, int slot, long d) {

@@ -12,7 +12,8 @@ import sun.misc.Unsafe;
 
 /**
  * Where the lock word lives (LockWord.java): a table's and an attribute's word padded by 64
- * bytes on each side, a keyed name's unpadded, and the accessors reaching both.
+ * bytes on each side, a keyed name's unpadded, and the accessors reaching both; and that no
+ * two stripes' counts (FastLockManager) share a cache line.
  */
 class LockWordLayoutTest {
 
@@ -73,6 +74,34 @@ class LockWordLayoutTest {
                 long at = UNSAFE.objectFieldOffset(f);
                 assertTrue(at == word || at < before || at >= after
                         || f.getName().matches("p[01][0-7]"), c.getSimpleName() + "." + f.getName());
+            }
+        }
+    }
+
+    @Test
+    void noTwoStripesShareACacheLine() {
+        // longs are 8-byte aligned and the array may start at any 8-byte boundary, so two
+        // counts fall in one 64-byte line for some start unless they are 64 bytes apart or
+        // more; so must the counts be from the array's header (an object allocated before
+        // it) and from its end (one allocated after it)
+        long[] stripes = new FastLockManager().newStripes(false);
+        long base = UNSAFE.arrayBaseOffset(long[].class);
+        long scale = UNSAFE.arrayIndexScale(long[].class);
+        long end = base + stripes.length * scale;
+        List<long[]> counts = new ArrayList<>(); // {stripe, byte offset}
+        for (int seq = 0; seq < FastLockManager.STRIPES; seq++) {
+            int slot = FastLockManager.stripeSlot(seq);
+            for (int i = slot; i < slot + 2; i++) {
+                counts.add(new long[] {seq, base + i * scale});
+            }
+        }
+        for (long[] a : counts) {
+            assertTrue(a[1] >= 64, "stripe " + a[0] + "'s count at byte " + a[1]);
+            assertTrue(end - (a[1] + scale) >= 64, "stripe " + a[0] + "'s count at byte "
+                    + a[1] + " of " + end);
+            for (long[] b : counts) {
+                assertTrue(a[0] == b[0] || Math.abs(a[1] - b[1]) >= 64,
+                        "stripes " + a[0] + " and " + b[0] + ": bytes " + a[1] + " and " + b[1]);
             }
         }
     }
