@@ -38,6 +38,9 @@ span = length or (max(p["t"] for p in window) - start)
 print("%d young pauses from %.0f s on, over %.0f s" % (len(window), start, span))
 for key in ("pause", "Object Copy", "Scan Heap Roots"):
     vals = [p[key] for p in window if key in p]
+    if not vals:
+        print("  %-16s not in the log (it needs gc+phases=debug)" % key)
+        continue
     print("  %-16s mean %6.1f ms  (%s: %.2f s per s of the window)" % (
         key, sum(vals) / len(vals), "wall" if key == "pause" else "CPU, workers summed",
         sum(vals) / 1000 / span))
