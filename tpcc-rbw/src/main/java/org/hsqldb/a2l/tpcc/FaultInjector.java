@@ -21,7 +21,10 @@ import java.util.SplittableRandom;
  * without a timeout;</li>
  * <li>cancels a terminal's statement every {@code cancelEveryMillis} on average: four times in
  * five one that waits (for a lock) if there is one, else one that runs (during the hold never one
- * with a timeout: its wait is the timeout's to end).</li>
+ * with a timeout: its wait is the timeout's to end);</li>
+ * <li>changes the definition of a table the terminals use every {@code schemaChangeEveryMillis} on
+ * average, in a session and a thread of its own ({@link SchemaChanges}: a column or an index added,
+ * later dropped; what a period added is dropped when it ends).</li>
  * </ul>
  * {@link #stop} ends the hold (rolls back), lifts the timeouts and returns the period's counts, so
  * the terminals can reach their transaction boundaries and the checks see no lock of the fault
@@ -34,13 +37,15 @@ public final class FaultInjector {
      * period starts, so that the terminals wait for ever and the run must report a stall.
      */
     public record Settings(int holdMillis, int queryTimeoutSeconds, int cancelEveryMillis, int closeEveryMillis,
-                           boolean provokeStall) {
+                           int schemaChangeEveryMillis, boolean provokeStall) {
         public static final int HOLD_MILLIS = 3000;
         public static final int CANCEL_EVERY_MILLIS = 700;
         public static final int CLOSE_EVERY_MILLIS = 5000;
+        public static final int SCHEMA_CHANGE_EVERY_MILLIS = 2000;
 
         public static Settings defaults() {
-            return new Settings(HOLD_MILLIS, 1, CANCEL_EVERY_MILLIS, CLOSE_EVERY_MILLIS, false);
+            return new Settings(HOLD_MILLIS, 1, CANCEL_EVERY_MILLIS, CLOSE_EVERY_MILLIS, SCHEMA_CHANGE_EVERY_MILLIS,
+                    false);
         }
     }
 
@@ -60,6 +65,10 @@ public final class FaultInjector {
         public long timeoutTerminals;
         /** Terminals asked to close their connection in the middle of a transaction. */
         public long closeRequests;
+        /** Columns and indexes added to or dropped from the terminals' tables while they ran. */
+        public long schemaChanges;
+        /** Schema changes that did not happen: a deadlock victim, or one that waited too long for its locks. */
+        public long schemaChangesFailed;
         /** What went wrong in the fault thread itself (not a failure of the run). */
         public List<String> errors = new ArrayList<>();
 
@@ -80,19 +89,29 @@ public final class FaultInjector {
     private final Scale scale;
     private final Settings settings;
     private final SplittableRandom random;
+    private final SchemaChanges schemaChanges;
     private Thread thread;
     private boolean stopping;
     private boolean holding;
     private Counts counts = new Counts();
 
-    /** {@code blocker}: the fault thread's own connection (autocommit is turned off). */
-    public FaultInjector(Benchmark.Terminals terminals, Connection blocker, Scale scale, Settings settings, long seed)
-            throws SQLException {
+    /**
+     * {@code blocker}: the fault thread's own connection (autocommit is turned off); {@code schemaSession}:
+     * the connection that changes tables (autocommit on), used when {@code schemaChangeEveryMillis > 0}.
+     */
+    public FaultInjector(Benchmark.Terminals terminals, Connection blocker, Connection schemaSession, Scale scale,
+                         Settings settings, long seed) throws SQLException {
         this.terminals = terminals;
         this.blocker = blocker;
         this.scale = scale;
         this.settings = settings;
         this.random = new SplittableRandom(seed);
+        this.schemaChanges = settings.schemaChangeEveryMillis() > 0
+                ? new SchemaChanges(schemaSession, settings.schemaChangeEveryMillis(), seed * 31 + 7) : null;
+        if (schemaChanges != null) {
+            // what a killed runner's schema changes left in the tables
+            SchemaChanges.dropLeftovers(schemaSession);
+        }
         blocker.setAutoCommit(false);
     }
 
@@ -119,6 +138,7 @@ public final class FaultInjector {
         thread = new Thread(() -> inject(period), "tpcc-faults");
         thread.setDaemon(true);
         thread.start();
+        if (schemaChanges != null) schemaChanges.start();
     }
 
     /**
@@ -141,8 +161,14 @@ public final class FaultInjector {
                 }
             }
         }
+        SchemaChanges.Counts changed = schemaChanges == null ? null : schemaChanges.stop(STOP_MILLIS);
         synchronized (this) {
             if (thread != null && !thread.isAlive()) thread = null;
+            if (changed != null) {
+                counts.schemaChanges = changed.changes();
+                counts.schemaChangesFailed = changed.failed();
+                counts.errors.addAll(changed.errors());
+            }
             return counts;
         }
     }

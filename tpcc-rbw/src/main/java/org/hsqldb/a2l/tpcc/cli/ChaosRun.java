@@ -135,7 +135,8 @@ public final class ChaosRun {
             try (Benchmark.Terminals terminals = benchmark.open(plan.clients(), plan.isolation().jdbcLevel,
                     plan.seed(), plan.retryBackoffMicros())) {
                 Connection blocker = engine.connect();
-                FaultInjector faults = new FaultInjector(terminals, blocker, plan.scale(), plan.faults(),
+                Connection schemaSession = engine.connect();
+                FaultInjector faults = new FaultInjector(terminals, blocker, schemaSession, plan.scale(), plan.faults(),
                         plan.seed() ^ 0x5DEECE66DL);
                 heartbeat = new Heartbeat(terminals, out);
                 out.printf("%s segment %d: %d s at most, periods of %d s from period %d, %d terminal(s), seed %d%n",
@@ -153,6 +154,7 @@ public final class ChaosRun {
                 // its transaction ended with the last period (after a failure it may still be stuck in a
                 // statement, holding its session: SHUTDOWN closes it then)
                 blocker.close();
+                schemaSession.close();
             }
             return Main.OK;
         } finally {
@@ -264,11 +266,13 @@ public final class ChaosRun {
             ChaosResult.append(plan.periods(), p);
             out.printf("period %d (segment %d): %.1f s %s %s: %d committed (%.0f/min), aborts %s, faults: %d cancels"
                             + " (%d waiting, %d running, %d idle), %d lock holds (%d terminals with a %d s timeout), %d closes"
-                            + " asked; consistency %s (%d conditions), idle locks %s, %d acknowledged commits %s (%.1f s)%n",
+                            + " asked, %d schema changes (%d failed); consistency %s (%d conditions), idle locks %s,"
+                            + " %d acknowledged commits %s (%.1f s)%n",
                     index, plan.segment(),
                     seconds, p.mix, p.order, p.committed, p.committedPerMinute, p.aborts, injected.cancels(),
                     injected.cancelWaiting, injected.cancelRunning, injected.cancelIdle, injected.lockHolds, injected.timeoutTerminals,
-                    plan.faults().queryTimeoutSeconds(), injected.closeRequests, p.consistencyOk ? "OK" : "VIOLATED",
+                    plan.faults().queryTimeoutSeconds(), injected.closeRequests, injected.schemaChanges,
+                    injected.schemaChangesFailed, p.consistencyOk ? "OK" : "VIOLATED",
                     p.conditionsChecked, p.idleLocksOk == null ? "not checked" : p.idleLocksOk ? "none held" : "HELD",
                     p.acksChecked, p.acksMissing == 0 ? "present" : p.acksMissing + " MISSING", p.checkSeconds);
             p.otherErrors.forEach(e -> out.println("   OTHER ERROR " + e));

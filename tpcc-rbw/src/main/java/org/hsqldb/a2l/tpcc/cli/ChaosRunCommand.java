@@ -75,7 +75,7 @@ public final class ChaosRunCommand implements Callable<Integer> {
                 loadSeed, segment, firstPeriod, Isolation.SERIALIZABLE, retryBackoffMicros,
                 Math.max(2, Runtime.getRuntime().availableProcessors()), DatabaseLocation.file(databaseDir), acks,
                 periods, new FaultInjector.Settings(holdMillis, d.queryTimeoutSeconds(), d.cancelEveryMillis(),
-                        d.closeEveryMillis(), provokeStall));
+                        d.closeEveryMillis(), d.schemaChangeEveryMillis(), provokeStall));
         return ChaosRun.run(plan, System.out);
     }
 }

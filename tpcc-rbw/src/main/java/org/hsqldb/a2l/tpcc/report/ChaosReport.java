@@ -31,7 +31,8 @@ public final class ChaosReport {
      */
     public record Row(String config, boolean ok, double minutes, int segments, int kills, int reopens, long committed,
                       double committedPerMinute, long cancels, long cancelsWaiting, long cancelsRunning,
-                      long lockHolds, long timeoutTerminals, long closeRequests, long abortsCancelled,
+                      long lockHolds, long timeoutTerminals, long closeRequests, long schemaChanges,
+                      long abortsCancelled,
                       long abortsTimedOut, long abortsClosed, long engineAborts, int periods, int periodsChecked,
                       int verifies, int verifiesOk, boolean consistencyOk, String idleLocks, int idleLocksChecked,
                       long acknowledgedChecked, long acknowledgedMissing, int stalls) {
@@ -61,7 +62,7 @@ public final class ChaosReport {
                     sumFaults(r, FaultInjector.Counts::cancels), sumFaults(r, x -> x.cancelWaiting),
                     sumFaults(r, x -> x.cancelRunning), sumFaults(r, x -> x.lockHolds),
                     sumFaults(r, x -> x.timeoutTerminals), sumFaults(r, x -> x.closeRequests),
-                    aborts(r, "cancelled"), aborts(r, "timed_out"), aborts(r, "closed"),
+                    sumFaults(r, x -> x.schemaChanges), aborts(r, "cancelled"), aborts(r, "timed_out"), aborts(r, "closed"),
                     aborts(r, "deadlock") + aborts(r, "serialization_failure") + aborts(r, "lock_timeout"),
                     r.periods.size(), checked.size(), verifies, verifiesOk, consistent, idle, idleChecked, acknowledged,
                     missing, r.stalls.size());
@@ -98,7 +99,8 @@ public final class ChaosReport {
             w.println("config,segment,period,mix,order,seconds,committed,committed_per_minute,"
                     + String.join(",", REASONS.stream().map(r -> "aborts_" + r).toList()) + ",retries,"
                     + "cancel_waiting,cancel_running,cancel_idle,lock_holds,lock_holds_failed,timeout_terminals,"
-                    + "close_requests,consistency_ok,consistency_full,idle_locks_ok,acks_checked,acks_missing,"
+                    + "close_requests,schema_changes,schema_changes_failed,consistency_ok,consistency_full,"
+                    + "idle_locks_ok,acks_checked,acks_missing,"
                     + "check_seconds,stalled");
             for (ChaosResult r : results) {
                 for (ChaosResult.Period p : r.periods) {
@@ -111,7 +113,9 @@ public final class ChaosReport {
                     b.append(',').append(p.retries).append(',').append(f.cancelWaiting).append(',')
                             .append(f.cancelRunning).append(',').append(f.cancelIdle).append(',').append(f.lockHolds)
                             .append(',').append(f.lockHoldsFailed).append(',').append(f.timeoutTerminals).append(',')
-                            .append(f.closeRequests).append(',').append(p.stall == null && p.consistencyOk).append(',')
+                            .append(f.closeRequests).append(',').append(f.schemaChanges).append(',')
+                            .append(f.schemaChangesFailed).append(',').append(p.stall == null && p.consistencyOk)
+                            .append(',')
                             .append(p.consistencyFull).append(',')
                             .append(p.idleLocksOk == null ? "" : p.idleLocksOk.toString()).append(',')
                             .append(p.acksChecked).append(',').append(p.acksMissing).append(',')
@@ -178,7 +182,11 @@ public final class ChaosReport {
                 .append(" a warehouse, D_NEXT_O_ID of a district in turn), cancelling terminals that wait for it")
                 .append(" without a timeout; about every ").append(f1(f.cancelEveryMillis() / 1000.0))
                 .append(" s `Statement.cancel()` ends the statement of a terminal inside a transaction, four times in")
-                .append(" five one that waits (for a lock) if any does. Cancelled and timed-out attempts are retried;")
+                .append(" five one that waits (for a lock) if any does; about every ")
+                .append(f1(f.schemaChangeEveryMillis() / 1000.0)).append(" s a session of its own adds a column")
+                .append(" (`ADD COLUMN ... DEFAULT 0`, which copies the table) or an index to a table the terminals")
+                .append(" change, or drops one it added (what a period added is dropped at its end, what a killed")
+                .append(" runner left at the next start). Cancelled and timed-out attempts are retried;")
                 .append(" all are counted by reason, none is a failure. After each period the fault thread's")
                 .append(" transaction ends, the terminals pause at transaction boundaries, and the cheap consistency")
                 .append(" conditions (all twelve after a runner's last period), the empty lock table")
@@ -191,7 +199,8 @@ public final class ChaosReport {
 
         md.append("## Summary\n\n")
                 .append("Faults injected: cancels sent to terminals waiting / running, hot-row holds with the terminals")
-                .append(" given a query timeout, connections asked to close mid-transaction; the aborts they caused;")
+                .append(" given a query timeout, connections asked to close mid-transaction, schema changes; the")
+                .append(" aborts they caused;")
                 .append(" kills (SIGKILL) and reopens (the database opened again after a kill, by the verify JVM and")
                 .append(" by the next runner). Consistency: every period's conditions and every verify's twelve.")
                 .append(" Idle locks: the lock table empty with every terminal at a transaction boundary, after every")
@@ -199,9 +208,9 @@ public final class ChaosReport {
                 .append(" not show; a lock it leaked would stop the terminals and show as a stall). Acknowledged")
                 .append(" commits: those the last verify looked up, and how many of all looked up were missing.\n\n")
                 .append("| config | minutes | kills | reopens | committed/min | cancels (waiting / running) |")
-                .append(" holds (terminals timed) | closes asked | aborts cancelled / timed out / closed | engine aborts |")
-                .append(" consistency | idle locks | acknowledged commits | missing | stalls | verdict |\n")
-                .append("|---|---:|---:|---:|---:|---|---|---:|---|---:|---|---|---:|---:|---:|---|\n");
+                .append(" holds (terminals timed) | closes asked | schema changes | aborts cancelled / timed out / closed |")
+                .append(" engine aborts | consistency | idle locks | acknowledged commits | missing | stalls | verdict |\n")
+                .append("|---|---:|---:|---:|---:|---|---|---:|---:|---|---:|---|---|---:|---:|---:|---|\n");
         for (ChaosResult r : results) {
             Row w = Row.of(r);
             md.append("| ").append(w.config()).append(" | ").append(w.minutes()).append(" | ").append(w.kills())
@@ -209,7 +218,8 @@ public final class ChaosReport {
                     .append(w.periods() == 0 ? "-" : f1(w.committedPerMinute())).append(" | ").append(w.cancels())
                     .append(" (").append(w.cancelsWaiting()).append(" / ").append(w.cancelsRunning()).append(") | ")
                     .append(w.lockHolds()).append(" (").append(w.timeoutTerminals()).append(") | ")
-                    .append(w.closeRequests()).append(" | ").append(w.abortsCancelled()).append(" / ")
+                    .append(w.closeRequests()).append(" | ").append(w.schemaChanges()).append(" | ")
+                    .append(w.abortsCancelled()).append(" / ")
                     .append(w.abortsTimedOut()).append(" / ").append(w.abortsClosed()).append(" | ")
                     .append(w.engineAborts()).append(" | ")
                     .append(mark(w.consistencyOk(), (w.consistencyOk() ? "ok" : "VIOLATED") + " (" + w.periodsChecked()
@@ -221,7 +231,7 @@ public final class ChaosReport {
                     .append(mark(w.ok(), w.ok() ? "ok" : "FAILED")).append(" |\n");
         }
         meta.unavailable().forEach((name, reason) -> md.append("| ").append(name).append(" | not available: ")
-                .append(reason).append(" |").append(" |".repeat(13)).append(" **did not run** |\n"));
+                .append(reason).append(" |").append(" |".repeat(14)).append(" **did not run** |\n"));
         md.append("\n");
         if (!meta.failures().isEmpty()) {
             md.append("## Failures\n\n");
@@ -264,16 +274,16 @@ public final class ChaosReport {
             }
             md.append("\n| period | segment | mix | order | s | committed | per minute | deadlock | serialization |")
                     .append(" lock timeout | cancelled | timed out | closed | other | cancels w / r / idle |")
-                    .append(" lock holds | timed terminals | closes asked | consistency | idle locks | acknowledged commits |")
-                    .append(" check s |\n")
-                    .append("|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---|---|---|---:|\n");
+                    .append(" lock holds | timed terminals | closes asked | schema changes | consistency | idle locks |")
+                    .append(" acknowledged commits | check s |\n")
+                    .append("|---:|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---|---|---|---:|\n");
             for (ChaosResult.Period p : r.periods) {
                 FaultInjector.Counts x = p.faults != null ? p.faults : new FaultInjector.Counts();
                 Map<String, Long> a = p.aborts;
                 md.append("| ").append(p.index).append(" | ").append(p.segment).append(" | ").append(nz(p.mix))
                         .append(" | ").append(nz(p.order)).append(" | ").append(p.seconds).append(" | ");
                 if (p.stall != null) {
-                    md.append("**STALLED** |").append(" |".repeat(16)).append("\n");
+                    md.append("**STALLED** |").append(" |".repeat(17)).append("\n");
                     continue;
                 }
                 md.append(p.committed).append(" | ").append(f1(p.committedPerMinute)).append(" | ")
@@ -287,7 +297,8 @@ public final class ChaosReport {
                         .append(x.cancelWaiting).append(" / ").append(x.cancelRunning).append(" / ").append(x.cancelIdle)
                         .append(" | ").append(x.lockHolds).append(x.lockHoldsFailed > 0 ? " (" + x.lockHoldsFailed
                                 + " failed)" : "").append(" | ").append(x.timeoutTerminals).append(" | ")
-                        .append(x.closeRequests).append(" | ")
+                        .append(x.closeRequests).append(" | ").append(x.schemaChanges)
+                        .append(x.schemaChangesFailed > 0 ? " (" + x.schemaChangesFailed + " failed)" : "").append(" | ")
                         .append(mark(p.consistencyOk, p.consistencyOk ? "ok (" + p.conditionsChecked + ")" : "VIOLATED"))
                         .append(" | ").append(p.idleLocksOk == null ? "not checked"
                                 : mark(p.idleLocksOk, p.idleLocksOk ? "none held" : "HELD")).append(" | ")

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The chaos run end to end at tiny scale on A2L (the fork's lock manager, whose lock table the idle
- * check sees): runner JVMs with faults, a SIGKILL, a reopen, verifies. Every check must hold, nothing
+ * check sees): runner JVMs with faults (schema changes among them), a SIGKILL, a reopen, verifies. Every check must hold, nothing
  * acknowledged may be missing, and every fault kind must be injected and take effect. The other
  * modes get the same at full scale in the 30-minute run (in MVCC at SERIALIZABLE there is no lock
  * wait for a timeout or a cancel to end: a conflicting write fails at once).
@@ -111,6 +111,7 @@ class ChaosTest {
         assertTrue(faults(r, f -> f.lockHolds) >= 1, "lock holds, " + what);
         assertTrue(faults(r, f -> f.timeoutTerminals) >= 1, "timeouts, " + what);
         assertTrue(faults(r, f -> f.closeRequests) >= 1, "close requests, " + what);
+        assertTrue(faults(r, f -> f.schemaChanges) >= 1, "schema changes, " + what);
         // ... and taking effect
         assertTrue(aborts(r, "closed") >= 1, "closed, " + what);
         assertTrue(aborts(r, "cancelled") >= 1, "cancelled, " + what);
