@@ -97,6 +97,7 @@ public final class Benchmark {
     private final PrintStream log;
     private CommitListener commitListener = receipt -> { };
     private ReadsForUpdate readsForUpdate = ReadsForUpdate.PLAIN;
+    private ClientShape clientShape = ClientShape.HARNESS;
     private boolean faults;
 
     public Benchmark(Scale scale, NURandConstants loadConstants, long seed, ConnectionSource connections, Clock clock,
@@ -135,6 +136,12 @@ public final class Benchmark {
     /** Writes the reads that precede an update of the same rows in this form; returns this. */
     public Benchmark readsForUpdate(ReadsForUpdate form) {
         this.readsForUpdate = form;
+        return this;
+    }
+
+    /** Has the terminals prepare and batch their statements as {@code shape} says; returns this. */
+    public Benchmark clientShape(ClientShape shape) {
+        this.clientShape = shape;
         return this;
     }
 
@@ -604,7 +611,7 @@ public final class Benchmark {
         }
 
         private TransactionRunner newRunner(Connection c) throws SQLException {
-            TransactionRunner r = new TransactionRunner(c, scale, clock, hook, readsForUpdate);
+            TransactionRunner r = new TransactionRunner(c, scale, clock, hook, readsForUpdate, clientShape);
             Statement handle = faults ? c.createStatement() : null;
             synchronized (faultLock) {
                 connection = c;

@@ -57,9 +57,15 @@ public final class LoadedCopy {
      * engine's foreign key checks off where it has such a switch, else parents first on one connection.
      */
     public static void restore(ConnectionSource connections, int threads) throws SQLException, InterruptedException {
+        restore(connections, threads, false);
+    }
+
+    /** {@link #restore(ConnectionSource, int)} into the constrained schema when {@code constrained}. */
+    public static void restore(ConnectionSource connections, int threads, boolean constrained)
+            throws SQLException, InterruptedException {
         try (Connection c = connections.open()) {
             c.setAutoCommit(true);
-            Schema.create(c);
+            Schema.create(c, constrained);
             String off = Dialect.of(c).referentialChecks(false);
             if (off == null) {
                 try (Statement s = c.createStatement()) {

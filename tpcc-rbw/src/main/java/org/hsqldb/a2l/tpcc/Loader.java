@@ -48,6 +48,7 @@ public final class Loader {
     private final PrintStream progress;
     private final AtomicLong rows = new AtomicLong();
     private final NURandConstants constants;
+    private boolean constrained;
 
     public Loader(Scale scale, long seed, Instant loadTime, ConnectionSource connections, int threads,
                   PrintStream progress) {
@@ -60,6 +61,12 @@ public final class Loader {
         this.constants = loadConstants(seed);
     }
 
+    /** Loads into the constrained schema ({@link ClientShape#constrained}) instead of the harness'. */
+    public Loader constrained(boolean constrained) {
+        this.constrained = constrained;
+        return this;
+    }
+
     /** The C constants a load with this seed uses (the run's are derived from them). */
     public static NURandConstants loadConstants(long seed) {
         return NURandConstants.forLoad(TpccRandom.derived(seed, "nurand-load", 0));
@@ -69,7 +76,7 @@ public final class Loader {
         long start = System.nanoTime();
         long[] phaseEnds = new long[3];
         try (Connection c = connections.open()) {
-            Schema.create(c);
+            Schema.create(c, constrained);
         }
         ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
             Thread t = new Thread(r, "tpcc-loader");

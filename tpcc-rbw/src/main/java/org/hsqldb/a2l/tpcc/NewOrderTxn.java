@@ -4,6 +4,7 @@ import java.math.BigDecimal;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -56,9 +57,19 @@ final class NewOrderTxn {
     // locks of the columns the transaction will update (see ReadsForUpdate)
     private final String district;
     private final String[] stock = new String[11];
+    private final ClientShape shape;
 
     NewOrderTxn(Statements s) {
+        this(s, ClientShape.HARNESS);
+    }
+
+    /**
+     * With {@code shape.batches()} the lines are written as two JDBC batches once every item and
+     * stock row is read; with {@code shape.constrained()} ORDERS is inserted before NEW_ORDER.
+     */
+    NewOrderTxn(Statements s, ClientShape shape) {
         this.s = s;
+        this.shape = shape;
         this.district = s.forUpdate(DISTRICT, "d_next_o_id");
         for (int d = 1; d <= 10; d++) {
             stock[d] = s.forUpdate(STOCK[d], "s_quantity", "s_ytd", "s_order_cnt", "s_remote_cnt");
@@ -71,7 +82,9 @@ final class NewOrderTxn {
         int orderId = district.nextOrderId();
         List<TxnInput.OrderLine> lines = in.lines();
         BigDecimal total = BigDecimal.ZERO;
-        if (order == StatementOrder.ORIGINAL) {
+        if (shape.batches()) {
+            total = writeLinesInBatches(in, order, orderId, now);
+        } else if (order == StatementOrder.ORIGINAL) {
             writeOrderHeader(in, orderId, now);
             for (int n = 1; n <= lines.size(); n++) {
                 TxnInput.OrderLine line = lines.get(n - 1);
@@ -131,10 +144,60 @@ final class NewOrderTxn {
     }
 
     private void writeOrderHeader(TxnInput.NewOrder in, int orderId, Timestamp now) throws SQLException {
+        if (shape.constrained()) {
+            // NEW_ORDER's foreign key needs its ORDERS row first: the order of TPC-C's sample program
+            s.updateOne(UPDATE_DISTRICT, in.warehouseId(), in.districtId());
+            insertOrder(in, orderId, now);
+            s.updateOne(INSERT_NEW_ORDER, orderId, in.districtId(), in.warehouseId());
+            return;
+        }
         s.updateOne(INSERT_NEW_ORDER, orderId, in.districtId(), in.warehouseId());
         s.updateOne(UPDATE_DISTRICT, in.warehouseId(), in.districtId());
+        insertOrder(in, orderId, now);
+    }
+
+    private void insertOrder(TxnInput.NewOrder in, int orderId, Timestamp now) throws SQLException {
         s.updateOne(INSERT_ORDER, orderId, in.districtId(), in.warehouseId(), in.customerId(), now,
                 in.lines().size(), in.allLocal() ? 1 : 0);
+    }
+
+    /**
+     * The lines as an application that batches writes them: every item and stock row read (after
+     * the order's header in the original order, before it in RbW), then the stock updates as one
+     * batch and the order lines as another. Returns the sum of OL_AMOUNT.
+     */
+    private BigDecimal writeLinesInBatches(TxnInput.NewOrder in, StatementOrder order, int orderId, Timestamp now)
+            throws SQLException, SpecRollback {
+        if (order == StatementOrder.ORIGINAL) writeOrderHeader(in, orderId, now);
+        List<TxnInput.OrderLine> lines = in.lines();
+        Item[] items = new Item[lines.size()];
+        Stock[] stocks = new Stock[lines.size()];
+        for (int i = 0; i < lines.size(); i++) {
+            items[i] = readItem(lines.get(i).itemId());
+            stocks[i] = readStock(in, lines.get(i));
+        }
+        if (order != StatementOrder.ORIGINAL) writeOrderHeader(in, orderId, now);
+        List<Object[]> stockUpdates = new ArrayList<>(lines.size());
+        List<Object[]> orderLines = new ArrayList<>(lines.size());
+        BigDecimal total = BigDecimal.ZERO;
+        // an order may name a stock row twice: the batch's second update must carry the first's quantity
+        Map<Long, Integer> quantityAfterEarlierLines = new HashMap<>();
+        for (int n = 1; n <= lines.size(); n++) {
+            TxnInput.OrderLine line = lines.get(n - 1);
+            long key = (long) line.supplyWarehouseId() << 32 | line.itemId();
+            int before = quantityAfterEarlierLines.getOrDefault(key, stocks[n - 1].quantity());
+            int after = newQuantity(before, line.quantity());
+            quantityAfterEarlierLines.put(key, after);
+            stockUpdates.add(new Object[] {after, line.quantity(), line.supplyWarehouseId() != in.warehouseId() ? 1 : 0,
+                line.supplyWarehouseId(), line.itemId()});
+            BigDecimal amount = items[n - 1].price().multiply(BigDecimal.valueOf(line.quantity()));
+            orderLines.add(new Object[] {orderId, in.districtId(), in.warehouseId(), n, line.itemId(),
+                line.supplyWarehouseId(), line.quantity(), amount, stocks[n - 1].distInfo()});
+            total = total.add(amount);
+        }
+        s.batchOfOne(UPDATE_STOCK, stockUpdates);
+        s.batchOfOne(INSERT_ORDER_LINE, orderLines);
+        return total;
     }
 
     /** Updates the stock row and inserts the line; returns OL_AMOUNT. */

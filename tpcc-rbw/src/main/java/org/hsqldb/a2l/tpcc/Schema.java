@@ -11,9 +11,11 @@ import org.hsqldb.a2l.tpcc.engine.Dialect;
  * an engine needs changed (HSQLDB's MEMORY tables, the kind the fork's latch-free path is for, and how
  * each drops a table) is in {@link Dialect}.
  *
- * <p>One foreign key of the specification is left out: NEW_ORDER -> ORDERS. The thesis' (and
- * DESIGN.md's) New-Order inserts the NEW_ORDER row before the ORDERS row, and HSQLDB, H2 and
- * Derby have no deferrable constraints; consistency condition 3.3.2.5 checks the relationship.
+ * <p>One foreign key of the specification is left out: NEW_ORDER -> ORDERS. The thesis' New-Order
+ * inserts the NEW_ORDER row before the ORDERS row, and HSQLDB, H2 and Derby have no deferrable
+ * constraints; consistency condition 3.3.2.5 checks the relationship. The constrained schema
+ * ({@link ClientShape#constrained}) has it, and a UNIQUE constraint on ORDERS by customer
+ * ({@link #CONSTRAINTS}); its New-Order inserts ORDERS first.
  */
 public final class Schema {
 
@@ -98,13 +100,29 @@ public final class Schema {
               FOREIGN KEY (ol_w_id, ol_d_id, ol_o_id) REFERENCES orders (o_w_id, o_d_id, o_id),
               FOREIGN KEY (ol_supply_w_id, ol_i_id) REFERENCES stock (s_w_id, s_i_id))""");
 
+    /**
+     * What the constrained schema adds: the TPC-C schema as it is commonly declared, with a secondary
+     * UNIQUE constraint (which is also the index of the customer's orders) and every foreign key the
+     * specification's relationships imply.
+     */
+    static final List<String> CONSTRAINTS = List.of(
+            "ALTER TABLE orders ADD CONSTRAINT orders_by_customer UNIQUE (o_w_id, o_d_id, o_c_id, o_id)",
+            "ALTER TABLE new_order ADD CONSTRAINT new_order_of_order FOREIGN KEY (no_w_id, no_d_id, no_o_id)"
+                    + " REFERENCES orders (o_w_id, o_d_id, o_id)");
+
     private Schema() {}
+
+    /** The harness' schema ({@link #create(Connection, boolean)} with {@code constrained} false). */
+    public static void create(Connection c) throws SQLException {
+        create(c, false);
+    }
 
     /**
      * Drops whatever TPC-C tables exist (an external database may hold an old run), then creates them,
-     * each statement in the form the engine behind {@code c} takes ({@link Dialect}).
+     * each statement in the form the engine behind {@code c} takes ({@link Dialect}), with the
+     * {@link #CONSTRAINTS} when {@code constrained}.
      */
-    public static void create(Connection c) throws SQLException {
+    public static void create(Connection c, boolean constrained) throws SQLException {
         Dialect dialect = Dialect.of(c);
         boolean autoCommit = c.getAutoCommit();
         c.setAutoCommit(true);
@@ -118,6 +136,9 @@ public final class Schema {
                 }
             }
             for (String ddl : DDL) s.execute(dialect.ddl(ddl));
+            if (constrained) {
+                for (String ddl : CONSTRAINTS) s.execute(ddl);
+            }
         } finally {
             c.setAutoCommit(autoCommit);
         }

@@ -5,10 +5,15 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 
-/** One connection's prepared statements, prepared on first use and reused for the whole run. */
+/**
+ * One connection's prepared statements: prepared on first use and reused for the whole run, or, as
+ * applications that do not keep them, prepared on every call and closed once the call is done (at
+ * the next call; the callers close each result set before they make the next).
+ */
 public final class Statements implements AutoCloseable {
 
     /**
@@ -23,7 +28,10 @@ public final class Statements implements AutoCloseable {
 
     private final Connection connection;
     private final ReadsForUpdate readsForUpdate;
+    private final boolean perCall;
     private final Map<String, PreparedStatement> prepared = new HashMap<>();
+    /** Per call: the statement of the last call, closed when the next one begins. */
+    private PreparedStatement lastCall;
     private Consumer<String> trace = sql -> { };
     private Checkpoint checkpoint;
     private int executed;
@@ -34,8 +42,14 @@ public final class Statements implements AutoCloseable {
     }
 
     public Statements(Connection connection, ReadsForUpdate readsForUpdate) {
+        this(connection, readsForUpdate, false);
+    }
+
+    /** {@code perCall}: prepare every statement on every call and close it when the call is done. */
+    public Statements(Connection connection, ReadsForUpdate readsForUpdate, boolean perCall) {
         this.connection = connection;
         this.readsForUpdate = readsForUpdate;
+        this.perCall = perCall;
     }
 
     public Connection connection() {
@@ -88,14 +102,53 @@ public final class Statements implements AutoCloseable {
     public PreparedStatement get(String sql) throws SQLException {
         trace.accept(sql);
         if (checkpoint != null) checkpoint.before(executed, false);
-        PreparedStatement ps = prepared.get(sql);
-        if (ps == null) {
+        PreparedStatement ps;
+        if (perCall) {
+            closeLastCall();
             ps = connection.prepareStatement(sql);
             if (queryTimeout != 0) ps.setQueryTimeout(queryTimeout);
-            prepared.put(sql, ps);
+            lastCall = ps;
+        } else {
+            ps = prepared.get(sql);
+            if (ps == null) {
+                ps = connection.prepareStatement(sql);
+                if (queryTimeout != 0) ps.setQueryTimeout(queryTimeout);
+                prepared.put(sql, ps);
+            }
         }
         executed++;
         return ps;
+    }
+
+    /**
+     * Runs {@code sql} once per row of {@code rows} as one JDBC batch; each must change exactly one
+     * row, as {@link #updateOne}.
+     */
+    public void batchOfOne(String sql, List<Object[]> rows) throws SQLException {
+        PreparedStatement ps = get(sql);
+        for (Object[] row : rows) {
+            bind(ps, row);
+            ps.addBatch();
+        }
+        int[] counts = ps.executeBatch();
+        for (int n : counts) {
+            // SUCCESS_NO_INFO: the driver does not say; an engine that says, says 1
+            if (n != 1 && n != java.sql.Statement.SUCCESS_NO_INFO) {
+                throw new SQLException("expected 1 row changed by each of a batch, got " + n + ": " + sql,
+                        NOT_ONE_ROW);
+            }
+        }
+    }
+
+    private void closeLastCall() {
+        if (lastCall != null) {
+            try {
+                lastCall.close();
+            } catch (SQLException ignored) {
+                // a statement of a failed transaction: nothing to do
+            }
+            lastCall = null;
+        }
     }
 
     /** Binds the parameters in order and executes the statement as a query. */
@@ -131,6 +184,7 @@ public final class Statements implements AutoCloseable {
 
     @Override
     public void close() {
+        closeLastCall();
         for (PreparedStatement ps : prepared.values()) {
             try {
                 ps.close();

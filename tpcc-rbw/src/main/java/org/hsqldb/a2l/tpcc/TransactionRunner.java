@@ -34,11 +34,17 @@ public final class TransactionRunner implements AutoCloseable {
 
     public TransactionRunner(Connection connection, Scale scale, Clock clock, TransactionHook hook,
                              ReadsForUpdate readsForUpdate) throws SQLException {
+        this(connection, scale, clock, hook, readsForUpdate, ClientShape.HARNESS);
+    }
+
+    /** Statements prepared and batched as {@code shape} says, for its schema. */
+    public TransactionRunner(Connection connection, Scale scale, Clock clock, TransactionHook hook,
+                             ReadsForUpdate readsForUpdate, ClientShape shape) throws SQLException {
         connection.setAutoCommit(false);
-        this.statements = new Statements(connection, readsForUpdate);
+        this.statements = new Statements(connection, readsForUpdate, shape.perCall());
         this.clock = clock;
         this.hook = hook;
-        this.newOrder = new NewOrderTxn(statements);
+        this.newOrder = new NewOrderTxn(statements, shape);
         this.payment = new PaymentTxn(statements);
         this.delivery = new DeliveryTxn(statements, scale.districtsPerWarehouse());
         this.orderStatus = new OrderStatusTxn(statements);

@@ -74,9 +74,14 @@ class OrderEquivalenceTest {
 
     static List<TransactionRunner.Outcome> execute(TestDatabase db, StatementOrder order, TransactionHook hook,
                                                    ReadsForUpdate reads) throws SQLException {
+        return execute(db, order, hook, reads, ClientShape.HARNESS);
+    }
+
+    static List<TransactionRunner.Outcome> execute(TestDatabase db, StatementOrder order, TransactionHook hook,
+                                                   ReadsForUpdate reads, ClientShape shape) throws SQLException {
         List<TransactionRunner.Outcome> outcomes = new ArrayList<>();
         try (Connection c = db.connect();
-             TransactionRunner runner = new TransactionRunner(c, SCALE, CLOCK, hook, reads)) {
+             TransactionRunner runner = new TransactionRunner(c, SCALE, CLOCK, hook, reads, shape)) {
             c.setTransactionIsolation(Connection.TRANSACTION_SERIALIZABLE);
             for (TxnInput in : inputs) outcomes.add(runner.execute(in, order));
         }
@@ -96,6 +101,25 @@ class OrderEquivalenceTest {
             assertTrue(a.contains(TransactionRunner.Outcome.SPEC_ROLLBACK));
             assertEquals(List.of(), TableDiff.diff(original.connection, rbw.connection, 10));
             assertTrue(Consistency.allOk(new Consistency(rbw.connection, SCALE).check()));
+        }
+    }
+
+    /**
+     * Applications' ways are the same business transactions too: statements prepared on every
+     * call, New-Order's lines as JDBC batches, the constrained schema (ORDERS inserted before
+     * NEW_ORDER) leave the tables the harness' way leaves, in both orders.
+     */
+    @ParameterizedTest
+    @EnumSource(StatementOrder.class)
+    void theApplicationsShapeLeavesTheSameDatabase(StatementOrder order) throws Exception {
+        try (TestDatabase harness = TestDatabase.load("upstream", SCALE, SEED, CLOCK);
+             TestDatabase application = TestDatabase.load("upstream", SCALE, SEED, CLOCK, true)) {
+            List<TransactionRunner.Outcome> a = execute(harness, order, TransactionHook.NONE, ReadsForUpdate.PLAIN);
+            List<TransactionRunner.Outcome> b = execute(application, order, TransactionHook.NONE,
+                    ReadsForUpdate.PLAIN, ClientShape.APPLICATION);
+            assertEquals(a, b, "outcomes per transaction");
+            assertEquals(List.of(), TableDiff.diff(harness.connection, application.connection, 10));
+            assertTrue(Consistency.allOk(new Consistency(application.connection, SCALE).check()));
         }
     }
 

@@ -27,10 +27,17 @@ final class TestDatabase implements AutoCloseable {
     }
 
     static TestDatabase load(String config, Scale scale, long seed, Clock clock) throws Exception {
+        return load(config, scale, seed, clock, false);
+    }
+
+    /** {@code constrained}: into the constrained schema ({@link ClientShape#constrained}). */
+    static TestDatabase load(String config, Scale scale, long seed, Clock clock, boolean constrained)
+            throws Exception {
         EngineConfig c = EngineRegistry.load().find(config).orElseThrow();
         Engine engine = Engine.load(c, EngineJars.locate(null, null), "test" + NAMES.incrementAndGet());
         Connection admin = engine.connect();
-        Loader.Result load = new Loader(scale, seed, clock.instant(), engine::connect, 2, System.out).load();
+        Loader.Result load = new Loader(scale, seed, clock.instant(), engine::connect, 2, System.out)
+                .constrained(constrained).load();
         return new TestDatabase(engine, admin, scale, load);
     }
 

@@ -115,6 +115,9 @@ public final class CompareCommand implements Callable<Integer> {
 
     @Option(names = "--upstream-jar", paramLabel = "JAR") Path upstreamJar;
 
+    @picocli.CommandLine.Mixin
+    ClientOptions client;
+
     @Spec
     CommandSpec spec;
 
@@ -159,6 +162,7 @@ public final class CompareCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         validate();
+        client.shape();
         EngineJars jars = EngineJars.locate(upstreamJar, forkJar);
         EngineRegistry registry = EngineRegistry.load();
         List<EngineConfig> candidates = new ArrayList<>();
@@ -400,6 +404,7 @@ public final class CompareCommand implements Callable<Integer> {
                 "--run-folder", runDir.toString(), "--point-start", job.start().label,
                 "--points", String.join(",", job.points().stream().map(Point::toString).toList())));
         if (plainReads) cmd.add("--plain-reads");
+        cmd.addAll(ClientOptions.args(client.shape()));
         String prefix = "[" + c.name() + " rep " + job.rep() + "] ";
         System.out.println(prefix + "points " + job.points());
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();

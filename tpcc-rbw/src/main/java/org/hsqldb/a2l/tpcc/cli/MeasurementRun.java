@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.hsqldb.a2l.tpcc.AckLog;
 import org.hsqldb.a2l.tpcc.Benchmark;
+import org.hsqldb.a2l.tpcc.ClientShape;
 import org.hsqldb.a2l.tpcc.Consistency;
 import org.hsqldb.a2l.tpcc.Isolation;
 import org.hsqldb.a2l.tpcc.Loader;
@@ -56,22 +57,30 @@ public final class MeasurementRun {
                        long seed, Isolation isolation, int progressSeconds, int retryBackoffMicros, int loaderThreads,
                        Path out,
                        boolean summaryPerPointDir, Integer rep, DatabaseLocation database, Path acks, Path runFolder,
-                       PointStart pointStart, int lockWaitSampleMillis) {
+                       PointStart pointStart, int lockWaitSampleMillis, ClientShape clientShape) {
 
-        /** No sampling of lock waits. */
+        /** No sampling of lock waits, the harness' client. */
         public Plan(EngineConfig config, EngineJars jars, Scale scale, List<Point> points, int seconds, int warmup,
                     long seed, Isolation isolation, int progressSeconds, int retryBackoffMicros, int loaderThreads,
                     Path out, boolean summaryPerPointDir, Integer rep, DatabaseLocation database, Path acks,
                     Path runFolder, PointStart pointStart) {
             this(config, jars, scale, points, seconds, warmup, seed, isolation, progressSeconds, retryBackoffMicros,
-                    loaderThreads, out, summaryPerPointDir, rep, database, acks, runFolder, pointStart, 0);
+                    loaderThreads, out, summaryPerPointDir, rep, database, acks, runFolder, pointStart, 0,
+                    ClientShape.HARNESS);
         }
 
         /** The same plan, sampling the engine's lock waits every {@code millis} ms (0: not). */
         public Plan sampleLockWaits(int millis) {
             return new Plan(config, jars, scale, points, seconds, warmup, seed, isolation, progressSeconds,
                     retryBackoffMicros, loaderThreads, out, summaryPerPointDir, rep, database, acks, runFolder,
-                    pointStart, millis);
+                    pointStart, millis, clientShape);
+        }
+
+        /** The same plan, its terminals and schema shaped as {@code shape} says. */
+        public Plan clientShape(ClientShape shape) {
+            return new Plan(config, jars, scale, points, seconds, warmup, seed, isolation, progressSeconds,
+                    retryBackoffMicros, loaderThreads, out, summaryPerPointDir, rep, database, acks, runFolder,
+                    pointStart, lockWaitSampleMillis, shape);
         }
 
         /** The database carries over between points (one point: nothing to carry). */
@@ -190,6 +199,7 @@ public final class MeasurementRun {
             String product = db.product, version = db.version;
             String guarantee = Dialect.of(db.admin).guarantee(config, plan.isolation());
             out.printf("engine: %s %s via %s (%s)%n", product, version, db.engine.url(), config.describe());
+            if (!plan.clientShape().equals(ClientShape.HARNESS)) out.println("client: " + plan.clientShape().describe());
             if (plan.database().isFile() || plan.database().served()) {
                 out.println("database: " + plan.database().describe());
             }
@@ -203,7 +213,7 @@ public final class MeasurementRun {
             } else {
                 Opened first = db;
                 load = new Loader(plan.scale(), plan.seed(), loadTime, first.engine::connect, plan.loaderThreads(), out)
-                        .load();
+                        .constrained(plan.clientShape().constrained()).load();
                 if (plan.database().isFile()) {
                     // the load is now in the .script file: a later reopen need not replay its log
                     try (var s = db.admin.createStatement()) {
@@ -251,13 +261,13 @@ public final class MeasurementRun {
                     out.println("database: as the point before left it: that point was read-only and wrote nothing");
                 } else if (start == PointStart.RESTORE) {
                     Opened current = db;
-                    LoadedCopy.restore(current.engine::connect, plan.loaderThreads());
+                    LoadedCopy.restore(current.engine::connect, plan.loaderThreads(), plan.clientShape().constrained());
                     setupSeconds = seconds(setupStart);
                     out.printf("database: restored the loaded tables in %.1f s%n", setupSeconds);
                 } else if (start == PointStart.RELOAD && index > 1) {
                     Opened current = db;
                     new Loader(plan.scale(), plan.seed(), loadTime, current.engine::connect, plan.loaderThreads(), out)
-                            .load();
+                            .constrained(plan.clientShape().constrained()).load();
                     setupSeconds = seconds(setupStart);
                     out.printf("database: reloaded in %.1f s%n", setupSeconds);
                 }
@@ -266,7 +276,8 @@ public final class MeasurementRun {
                 Benchmark benchmark = new Benchmark(plan.scale(), load.constants(), plan.seed(), current.engine::connect,
                         clock, hook, () -> EngineCounters.read(current.admin, config), out);
                 if (acks != null) benchmark.onCommit(acks);
-                benchmark.idleProbe(() -> IdleLocks.check(current.admin, config)).readsForUpdate(config.reads());
+                benchmark.idleProbe(() -> IdleLocks.check(current.admin, config)).readsForUpdate(config.reads())
+                        .clientShape(plan.clientShape());
                 LockWaitSampler waits = plan.lockWaitSampleMillis() > 0 && config.jar() == EngineConfig.JarKind.FORK
                         ? new LockWaitSampler(current.admin) : null;
                 if (waits != null) benchmark.sampleLockWaits(waits::sample, plan.lockWaitSampleMillis());
@@ -293,6 +304,7 @@ public final class MeasurementRun {
                 s.consistencySeconds = Math.round((System.nanoTime() - checkStart) / 1e8) / 10.0;
                 s.config = config.name();
                 s.configDescription = config.describe();
+                s.client = plan.clientShape().label();
                 s.jdbcUrl = current.engine.url();
                 s.engineInProcess = current.engine.runsInThisJvm();
                 if (plan.database().isFile() || plan.database().served()) s.database = plan.database().describe();

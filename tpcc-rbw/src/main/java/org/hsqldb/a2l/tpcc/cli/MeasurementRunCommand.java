@@ -49,6 +49,9 @@ public final class MeasurementRunCommand implements Callable<Integer> {
     @Mixin
     WorkloadOptions workload;
 
+    @Mixin
+    ClientOptions client;
+
     @Override
     public Integer call() throws Exception {
         workload.validate();
@@ -58,7 +61,7 @@ public final class MeasurementRunCommand implements Callable<Integer> {
                 workload.seconds, workload.warmup, MeasurementRun.seedOrRandom(workload.seed), workload.isolation,
                 workload.progress, workload.retryBackoffMicros, workload.loaderThreads(), out, true, rep,
                 DatabaseLocation.memory("tpcc"), null, runFolder != null ? runFolder : out,
-                pointStart != null ? pointStart : PointStart.sameDatabaseFor(config));
+                pointStart != null ? pointStart : PointStart.sameDatabaseFor(config)).clientShape(client.shape());
         return MeasurementRun.run(plan, System.out);
     }
 }

@@ -48,6 +48,9 @@ public final class RunCommand implements Callable<Integer> {
     @Mixin
     WorkloadOptions workload;
 
+    @Mixin
+    ClientOptions client;
+
     @Override
     public Integer call() throws Exception {
         if (clients < 1) throw new UsageException("--clients must be at least 1");
@@ -71,7 +74,7 @@ public final class RunCommand implements Callable<Integer> {
                 List.of(new Point(order, mix, clients)), workload.seconds, workload.warmup,
                 MeasurementRun.seedOrRandom(workload.seed), workload.isolation, workload.progress,
                 workload.retryBackoffMicros, workload.loaderThreads(), out, false, null, database.database(), acks)
-                .sampleLockWaits(sampleLockWaitsMillis);
+                .sampleLockWaits(sampleLockWaitsMillis).clientShape(client.shape());
         return MeasurementRun.run(plan, System.out);
     }
 }

@@ -559,7 +559,11 @@ public final class CompareReport {
         String start = meta.pointStart() != null ? meta.pointStart()
                 : "The database carries over from point to point within a JVM: New-Order grows it, so later"
                 + " points measure a bigger database than earlier ones.";
+        String client = runs.stream().map(r -> r.client).filter(c -> c != null).findFirst().orElse("prepared");
         md.append("\nMethod: ").append(meta.warehouses()).append(" warehouse(s), isolation ").append(meta.isolation())
+                .append(", client ").append(client).append(client.equals("prepared")
+                        ? " (each terminal prepares a statement once and keeps it; the harness' schema)"
+                        : " (see `--client`, `--batches` and `--schema` in tpcc-rbw/README.md)")
                 .append(", seed ").append(meta.seed()).append(" (same inputs for every configuration). One JVM per")
                 .append(" (configuration, repetition): it loads once, then measures each point (order x mix x clients)")
                 .append(" after its own warm-up (read-only points first, then writes at 1-2 clients, then at more;")

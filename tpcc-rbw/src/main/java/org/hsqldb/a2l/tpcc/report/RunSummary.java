@@ -32,6 +32,8 @@ public final class RunSummary {
 
     public String config;
     public String configDescription;
+    /** How the terminals talked to the database ({@code ClientShape.label()}: prepared, per-call+batches+constrained, ...). */
+    public String client;
     public String jdbcUrl;
     /** Where the database lived when not in memory in-process (absent otherwise). */
     public String database;

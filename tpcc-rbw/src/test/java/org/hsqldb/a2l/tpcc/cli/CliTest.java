@@ -50,6 +50,9 @@ class CliTest {
         "compare --preset nope",
         "compare --point-start sideways",
         "run --acks acks.txt",
+        "run --client sometimes",
+        "run --schema loose",
+        "compare --client sometimes",
         "run --url jdbc:hsqldb:mem:x --jar hsqldb.jar --database-dir db",
         "run --url jdbc:hsqldb:mem:x --jar hsqldb.jar --server",
         "verify",
@@ -94,6 +97,18 @@ class CliTest {
         Outcome r = run("run", "--help");
         assertEquals(0, r.code());
         assertTrue(r.out().contains("--order"), r.out());
+    }
+
+    /** A run as applications talk: per-call statements, batches, the constrained schema; recorded in the summary. */
+    @org.junit.jupiter.api.Test
+    void aRunInTheApplicationsShapeSaysSoInItsSummary() throws Exception {
+        java.nio.file.Path dir = out.resolve("application");
+        Outcome r = run("run", "--url", "jdbc:hsqldb:mem:cliApplication", "--jar", upstreamJar(), "--warehouses", "1",
+                "--tiny-scale", "--seconds", "2", "--warmup", "0", "--clients", "2", "--client", "per-call",
+                "--batches", "--schema", "constrained", "--out", dir.toString());
+        assertEquals(0, r.code(), r.err() + r.out());
+        String summary = java.nio.file.Files.readString(dir.resolve("summary.json"));
+        assertTrue(summary.contains("\"client\": \"per-call+batches+constrained\""), summary);
     }
 
     /** Without --out a run writes its summary under the harness's target/runs, in a folder of its own. */
