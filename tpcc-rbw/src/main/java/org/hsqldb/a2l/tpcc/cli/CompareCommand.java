@@ -115,6 +115,11 @@ public final class CompareCommand implements Callable<Integer> {
 
     @Option(names = "--upstream-jar", paramLabel = "JAR") Path upstreamJar;
 
+    @Option(names = "--baseline-jar", paramLabel = "JAR",
+            description = "another fork jar (an earlier build, say): configurations named NAME@baseline (fork-a2l@baseline)"
+                    + " run fork configuration NAME on it, beside the others, to measure a change in one run")
+    Path baselineJar;
+
     @picocli.CommandLine.Mixin
     ClientOptions client;
 
@@ -163,7 +168,7 @@ public final class CompareCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         validate();
         client.shape();
-        EngineJars jars = EngineJars.locate(upstreamJar, forkJar);
+        EngineJars jars = EngineJars.locate(upstreamJar, forkJar).withBaseline(baselineJar);
         EngineRegistry registry = EngineRegistry.load();
         List<EngineConfig> candidates = new ArrayList<>();
         Map<String, String> unavailable = new LinkedHashMap<>();
@@ -405,6 +410,7 @@ public final class CompareCommand implements Callable<Integer> {
                 "--points", String.join(",", job.points().stream().map(Point::toString).toList())));
         if (plainReads) cmd.add("--plain-reads");
         cmd.addAll(ClientOptions.args(client.shape()));
+        if (jars.baseline() != null) cmd.addAll(List.of("--baseline-jar", jars.baseline().toString()));
         String prefix = "[" + c.name() + " rep " + job.rep() + "] ";
         System.out.println(prefix + "points " + job.points());
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();

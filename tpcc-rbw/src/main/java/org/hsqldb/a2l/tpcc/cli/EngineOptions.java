@@ -41,8 +41,12 @@ public final class EngineOptions {
     @Option(names = "--upstream-jar", paramLabel = "JAR", description = "the upstream 2.7.4 jar (default: tpcc-rbw/target/engines/)")
     Path upstreamJar;
 
+    @Option(names = "--baseline-jar", paramLabel = "JAR",
+            description = "another fork jar, which the fork configurations named NAME@baseline run on")
+    Path baselineJar;
+
     EngineJars jars() {
-        return EngineJars.locate(upstreamJar, forkJar);
+        return EngineJars.locate(upstreamJar, forkJar).withBaseline(baselineJar);
     }
 
     EngineConfig resolve() {

@@ -91,6 +91,24 @@ public record EngineConfig(String name, JarKind jar, String urlProperties, List<
         return jar == JarKind.UPSTREAM || jar == JarKind.FORK;
     }
 
+    /** The suffix of a fork configuration run on the baseline fork jar ({@code --baseline-jar}). */
+    public static final String BASELINE = "@baseline";
+
+    /**
+     * A fork configuration run on the baseline fork jar instead of the fork jar: the same settings,
+     * named {@code NAME@baseline}, to measure a change of the fork against the jar before it in one run.
+     */
+    public boolean isBaseline() {
+        return jar == JarKind.FORK && name.endsWith(BASELINE);
+    }
+
+    /** This fork configuration on the baseline jar ({@link #isBaseline}). */
+    public EngineConfig onBaseline() {
+        if (jar != JarKind.FORK || isBaseline()) throw new IllegalArgumentException(name + " is not a fork configuration");
+        return new EngineConfig(name + BASELINE, jar, urlProperties, setupSql, hook, customUrl, customJars, driverClass,
+                user, password, reads, systemProperties);
+    }
+
     /** A registry entry of H2, Derby or PostgreSQL. */
     public boolean isPeer() {
         return jar == JarKind.H2 || jar == JarKind.DERBY || jar == JarKind.POSTGRESQL;
@@ -158,7 +176,8 @@ public record EngineConfig(String name, JarKind jar, String urlProperties, List<
     /** A one-line description for reports. */
     public String describe() {
         if (isCustom()) return customUrl + " (" + String.join(", ", customJars) + "), reads " + reads.label;
-        String engine = isHsqldb() ? jar.name().toLowerCase(Locale.ROOT) + " jar" : dialect().product + " (peer)";
+        String engine = isBaseline() ? "baseline fork jar" : isHsqldb() ? jar.name().toLowerCase(Locale.ROOT) + " jar"
+                : dialect().product + " (peer)";
         return engine + ", " + (urlProperties.isEmpty() ? "no URL properties" : urlProperties)
                 + (setupSql.isEmpty() ? "" : ", setup: " + String.join("; ", setupSql))
                 + ("none".equals(hook) ? "" : ", hook: " + hook) + ", reads " + reads.label

@@ -15,13 +15,23 @@ import java.util.stream.Stream;
  * that the build copies next to the harness ({@code target/engines/}), and the fork jar that
  * {@code scripts/fork jar} builds.
  */
-public record EngineJars(Path upstream, Path fork, Path engines) {
+public record EngineJars(Path upstream, Path fork, Path engines, Path baseline) {
 
     public static final String UPSTREAM_JAR = "hsqldb-2.7.4.jar";
     public static final String FORK_JAR = "hsqldb-2.7.4-a2l.jar";
 
     public EngineJars(Path upstream, Path fork) {
-        this(upstream, fork, property("tpcc.engines.dir", upstream.toAbsolutePath().getParent()).toAbsolutePath());
+        this(upstream, fork, property("tpcc.engines.dir", upstream.toAbsolutePath().getParent()).toAbsolutePath(),
+                null);
+    }
+
+    public EngineJars(Path upstream, Path fork, Path engines) {
+        this(upstream, fork, engines, null);
+    }
+
+    /** The same jars, with {@code baseline} (may be null) as the jar of the {@code @baseline} configurations. */
+    public EngineJars withBaseline(Path baseline) {
+        return new EngineJars(upstream, fork, engines, baseline == null ? null : baseline.toAbsolutePath());
     }
 
     /**
@@ -48,6 +58,11 @@ public record EngineJars(Path upstream, Path fork, Path engines) {
 
     /** The jars a configuration's driver needs, in class path order. */
     public List<Path> jarsFor(EngineConfig config) throws EngineException {
+        if (config.isBaseline()) {
+            if (baseline == null) throw new EngineException(config.name() + " needs --baseline-jar");
+            if (!Files.isRegularFile(baseline)) throw new EngineException("baseline jar not found at " + baseline);
+            return List.of(baseline);
+        }
         if (config.isHsqldb()) {
             String missing = missingMessage(config.jar());
             if (missing != null) throw new EngineException(missing);

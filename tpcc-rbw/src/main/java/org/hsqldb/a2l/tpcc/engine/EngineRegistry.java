@@ -103,7 +103,13 @@ public final class EngineRegistry {
         return out;
     }
 
+    /** A configuration by name; {@code NAME@baseline} is fork configuration NAME on the baseline jar. */
     public Optional<EngineConfig> find(String name) {
+        if (name.endsWith(EngineConfig.BASELINE)) {
+            EngineConfig base = configs.get(name.substring(0, name.length() - EngineConfig.BASELINE.length()));
+            return base != null && base.jar() == EngineConfig.JarKind.FORK ? Optional.of(base.onBaseline())
+                    : Optional.empty();
+        }
         return Optional.ofNullable(configs.get(name));
     }
 

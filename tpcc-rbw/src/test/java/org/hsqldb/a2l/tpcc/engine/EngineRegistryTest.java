@@ -50,6 +50,25 @@ class EngineRegistryTest {
     }
 
     @Test
+    void aForkConfigurationRunsOnTheBaselineJarByItsBaselineName() throws Exception {
+        EngineRegistry r = EngineRegistry.load();
+        EngineConfig baseline = r.find("fork-a2l-cell@baseline").orElseThrow();
+        assertTrue(baseline.isBaseline(), baseline.name());
+        assertEquals(r.find("fork-a2l-cell").orElseThrow().urlProperties(), baseline.urlProperties());
+        assertTrue(r.find("upstream@baseline").isEmpty(), "only fork configurations have a baseline");
+        assertTrue(r.find("h2@baseline").isEmpty());
+        java.nio.file.Path old = java.nio.file.Files.createTempFile("baseline", ".jar");
+        try {
+            EngineJars jars = EngineJars.locate(null, null);
+            assertThrows(EngineException.class, () -> jars.jarsFor(baseline), "no baseline jar given");
+            assertEquals(List.of(old.toAbsolutePath()), jars.withBaseline(old).jarsFor(baseline));
+            assertEquals(List.of(jars.fork()), jars.withBaseline(old).jarsFor(r.find("fork-a2l-cell").orElseThrow()));
+        } finally {
+            java.nio.file.Files.delete(old);
+        }
+    }
+
+    @Test
     void thePeersRunOnTheirOwnDrivers() {
         EngineJars jars = EngineJars.locate(null, null);
         EngineRegistry r = EngineRegistry.load();
