@@ -201,7 +201,7 @@ public final class MeasurementRun {
             out.printf("engine: %s %s via %s (%s)%n", product, version, db.engine.url(), config.describe());
             if (!plan.clientShape().equals(ClientShape.HARNESS)) out.println("client: " + plan.clientShape().describe());
             if (plan.database().isFile() || plan.database().served()) {
-                out.println("database: " + plan.database().describe());
+                out.println("database: " + describe(plan.database(), config));
             }
             if (!plan.scale().isStandard()) out.println("WARNING: non-standard scale " + plan.scale().name());
 
@@ -214,7 +214,7 @@ public final class MeasurementRun {
                 Opened first = db;
                 load = new Loader(plan.scale(), plan.seed(), loadTime, first.engine::connect, plan.loaderThreads(), out)
                         .constrained(plan.clientShape().constrained()).load();
-                if (plan.database().isFile()) {
+                if (plan.database().isFile() && config.isHsqldb()) {
                     // the load is now in the .script file: a later reopen need not replay its log
                     try (var s = db.admin.createStatement()) {
                         s.execute("CHECKPOINT");
@@ -307,7 +307,7 @@ public final class MeasurementRun {
                 s.client = plan.clientShape().label();
                 s.jdbcUrl = current.engine.url();
                 s.engineInProcess = current.engine.runsInThisJvm();
-                if (plan.database().isFile() || plan.database().served()) s.database = plan.database().describe();
+                if (plan.database().isFile() || plan.database().served()) s.database = describe(plan.database(), config);
                 s.engineProduct = product;
                 s.engineVersion = version;
                 s.order = p.order().label;
@@ -394,5 +394,13 @@ public final class MeasurementRun {
 
     static long seedOrRandom(Long seed) {
         return seed != null ? seed : new java.security.SecureRandom().nextLong() & Long.MAX_VALUE;
+    }
+
+    /** Where the database is, and for a peer's files what its commits sync. */
+    private static String describe(DatabaseLocation database, EngineConfig config) {
+        return config.isPeer() && database.isFile()
+                ? "file database " + database.directory().resolve(database.name()) + " ("
+                        + config.dialect().commitDurability() + ")"
+                : database.describe();
     }
 }

@@ -57,11 +57,12 @@ public final class MeasurementRunCommand implements Callable<Integer> {
         workload.validate();
         List<Point> parsed = points.stream().map(Point::parse).toList();
         var config = engine.resolve();
-        var plan = new MeasurementRun.Plan(config, engine.jars(), workload.scale(), parsed,
-                workload.seconds, workload.warmup, MeasurementRun.seedOrRandom(workload.seed), workload.isolation,
-                workload.progress, workload.retryBackoffMicros, workload.loaderThreads(), out, true, rep,
-                DatabaseLocation.memory("tpcc"), null, runFolder != null ? runFolder : out,
-                pointStart != null ? pointStart : PointStart.sameDatabaseFor(config)).clientShape(client.shape());
-        return MeasurementRun.run(plan, System.out);
+        return DurableFiles.around(config, DatabaseLocation.memory("tpcc"), database -> () -> MeasurementRun.run(
+                new MeasurementRun.Plan(config, engine.jars(), workload.scale(), parsed,
+                        workload.seconds, workload.warmup, MeasurementRun.seedOrRandom(workload.seed),
+                        workload.isolation, workload.progress, workload.retryBackoffMicros, workload.loaderThreads(),
+                        out, true, rep, database, null, runFolder != null ? runFolder : out,
+                        pointStart != null ? pointStart : PointStart.sameDatabaseFor(config))
+                        .clientShape(client.shape()), System.out));
     }
 }

@@ -70,11 +70,12 @@ public final class RunCommand implements Callable<Integer> {
                     java.time.LocalDateTime.now().format(java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HHmmss"))
                             + "-" + config.name());
         }
-        var plan = new MeasurementRun.Plan(config, engine.jars(), workload.scale(),
-                List.of(new Point(order, mix, clients)), workload.seconds, workload.warmup,
-                MeasurementRun.seedOrRandom(workload.seed), workload.isolation, workload.progress,
-                workload.retryBackoffMicros, workload.loaderThreads(), out, false, null, database.database(), acks)
-                .sampleLockWaits(sampleLockWaitsMillis).clientShape(client.shape());
-        return MeasurementRun.run(plan, System.out);
+        Path summaries = out;
+        return DurableFiles.around(config, database.database(), where -> () -> MeasurementRun.run(
+                new MeasurementRun.Plan(config, engine.jars(), workload.scale(),
+                        List.of(new Point(order, mix, clients)), workload.seconds, workload.warmup,
+                        MeasurementRun.seedOrRandom(workload.seed), workload.isolation, workload.progress,
+                        workload.retryBackoffMicros, workload.loaderThreads(), summaries, false, null, where, acks)
+                        .sampleLockWaits(sampleLockWaitsMillis).clientShape(client.shape()), System.out));
     }
 }

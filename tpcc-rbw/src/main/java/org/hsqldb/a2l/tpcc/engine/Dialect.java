@@ -82,6 +82,18 @@ public enum Dialect {
             return "jdbc:h2:mem:" + database + (properties.isEmpty() ? "" : ";" + properties);
         }
 
+        /** WRITE_DELAY=0: H2 writes a transaction's changes to its file at commit (it has no setting that syncs them). */
+        @Override
+        public String fileUrl(java.nio.file.Path file, String properties) {
+            return "jdbc:h2:file:" + file + ";WRITE_DELAY=0" + (properties.isEmpty() ? "" : ";" + properties);
+        }
+
+        @Override
+        public String commitDurability() {
+            return "WRITE_DELAY=0: writes the transaction's changes to its file at each commit, without a sync (H2"
+                    + " syncs only at CHECKPOINT SYNC and on close, and has no setting that syncs each commit)";
+        }
+
         @Override
         public String referentialChecks(boolean on) {
             return "SET REFERENTIAL_INTEGRITY " + (on ? "TRUE" : "FALSE");
@@ -141,6 +153,16 @@ public enum Dialect {
         @Override
         public String url(String database, String properties) {
             return "jdbc:derby:memory:" + database + ";create=true" + (properties.isEmpty() ? "" : ";" + properties);
+        }
+
+        @Override
+        public String fileUrl(java.nio.file.Path file, String properties) {
+            return "jdbc:derby:directory:" + file + ";create=true" + (properties.isEmpty() ? "" : ";" + properties);
+        }
+
+        @Override
+        public String commitDurability() {
+            return "its default: the log is forced (synced) to disk at each commit";
         }
 
         /** Derby's CREATE TABLE ... AS takes WITH NO DATA only: create, then fill. */
@@ -210,6 +232,18 @@ public enum Dialect {
             PostgresServer server = PostgresServer.find();
             String props = properties.isEmpty() ? "" : "?" + properties.replace(';', '&');
             return server.url() + props;
+        }
+
+        /** The server keeps its data on disk whatever the configuration: the same database. */
+        @Override
+        public String fileUrl(java.nio.file.Path file, String properties) throws EngineException {
+            return url(file.getFileName().toString(), properties);
+        }
+
+        @Override
+        public String commitDurability() {
+            return "its defaults (fsync on, synchronous_commit on): the WAL is flushed to disk at each commit,"
+                    + " commits that wait together sharing a flush";
         }
 
         @Override
@@ -308,6 +342,20 @@ public enum Dialect {
     /** The JDBC URL of the in-memory database {@code database} with the configuration's properties. */
     public String url(String database, String properties) throws EngineException {
         return "jdbc:hsqldb:mem:" + database + (properties.isEmpty() ? "" : ";" + properties);
+    }
+
+    /**
+     * The JDBC URL of a database in files at {@code file} (a peer's durable configuration) with its
+     * setting for durable commits; HSQLDB's file databases are made by DatabaseLocation.
+     */
+    public String fileUrl(java.nio.file.Path file, String properties) throws EngineException {
+        throw new EngineException(product + " runs in memory only here");
+    }
+
+    /** What the engine's durable configuration writes and syncs at each commit, for the report. */
+    public String commitDurability() {
+        return "write_delay=false: the .log is synced at each commit (the fork: commits that wait together"
+                + " share a sync, group commit)";
     }
 
     /** A CREATE TABLE or CREATE INDEX statement of standard SQL, as this engine should get it. */

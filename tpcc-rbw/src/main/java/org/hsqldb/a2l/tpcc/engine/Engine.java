@@ -70,8 +70,9 @@ public final class Engine {
      * the connections go through the network.
      */
     public static Engine load(EngineConfig config, EngineJars jars, DatabaseLocation database) throws EngineException {
-        if (!config.isHsqldb() && (database.isFile() || database.served())) {
-            throw new EngineException("file databases and the network server are for HSQLDB configurations only");
+        if (!config.isHsqldb() && (database.served() || database.isFile() && !config.isPeer())) {
+            throw new EngineException("file databases of other engines than the peers', and the network server, are"
+                    + " for HSQLDB configurations only");
         }
         // read by the engine when it opens a database (the fork's hsqldb.for_update_lock, say)
         config.systemProperties().forEach(System::setProperty);
@@ -83,7 +84,9 @@ public final class Engine {
             return new Engine(config, driver(loader, config.driverClass(), url), url, database, null);
         }
         if (config.isPeer()) {
-            String url = config.dialect().url(database.name(), config.urlProperties());
+            String url = database.isFile()
+                    ? config.dialect().fileUrl(database.directory().resolve(database.name()), config.urlProperties())
+                    : config.dialect().url(database.name(), config.urlProperties());
             Engine e = new Engine(config, driver(loader, config.driverClass(), url), url, database, null);
             if (config.dialect() == Dialect.POSTGRESQL) {
                 // the server's own user and password (scripts/postgres), unless the entry names them

@@ -91,6 +91,25 @@ public record EngineConfig(String name, JarKind jar, String urlProperties, List<
         return jar == JarKind.UPSTREAM || jar == JarKind.FORK;
     }
 
+    /** The suffix of a configuration run on a file database with durable commits. */
+    public static final String DURABLE = "@durable";
+
+    /**
+     * Runs on a database in files with its engine's durable setting, not in memory: HSQLDB with
+     * {@code write_delay=false}, H2 with {@code WRITE_DELAY=0}, Derby with its defaults, PostgreSQL as
+     * always (Dialect.commitDurability says what each syncs). Named {@code NAME@durable}.
+     */
+    public boolean isDurable() {
+        return name.endsWith(DURABLE);
+    }
+
+    /** This HSQLDB or peer configuration on a durable file database ({@link #isDurable}). */
+    public EngineConfig onDurableFiles() {
+        if (!(isHsqldb() || isPeer()) || isDurable()) throw new IllegalArgumentException(name + " has no durable form");
+        return new EngineConfig(name + DURABLE, jar, urlProperties, setupSql, hook, customUrl, customJars, driverClass,
+                user, password, reads, systemProperties);
+    }
+
     /** The suffix of a fork configuration run on the baseline fork jar ({@code --baseline-jar}). */
     public static final String BASELINE = "@baseline";
 
@@ -99,7 +118,7 @@ public record EngineConfig(String name, JarKind jar, String urlProperties, List<
      * named {@code NAME@baseline}, to measure a change of the fork against the jar before it in one run.
      */
     public boolean isBaseline() {
-        return jar == JarKind.FORK && name.endsWith(BASELINE);
+        return jar == JarKind.FORK && (name.endsWith(BASELINE) || name.endsWith(BASELINE + DURABLE));
     }
 
     /** This fork configuration on the baseline jar ({@link #isBaseline}). */

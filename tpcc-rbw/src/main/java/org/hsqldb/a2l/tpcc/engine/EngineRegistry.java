@@ -105,6 +105,10 @@ public final class EngineRegistry {
 
     /** A configuration by name; {@code NAME@baseline} is fork configuration NAME on the baseline jar. */
     public Optional<EngineConfig> find(String name) {
+        if (name.endsWith(EngineConfig.DURABLE)) {
+            return find(name.substring(0, name.length() - EngineConfig.DURABLE.length()))
+                    .filter(c -> (c.isHsqldb() || c.isPeer()) && !c.isDurable()).map(EngineConfig::onDurableFiles);
+        }
         if (name.endsWith(EngineConfig.BASELINE)) {
             EngineConfig base = configs.get(name.substring(0, name.length() - EngineConfig.BASELINE.length()));
             return base != null && base.jar() == EngineConfig.JarKind.FORK ? Optional.of(base.onBaseline())

@@ -46,10 +46,19 @@ public final class CompareReport {
                     seed, isolation, jvmOpts, machine, elapsedSeconds, failures, quick, null, null, null);
         }
 
-        /** The configurations that run upstream's unmodified jar: the baselines, in the order asked for. */
+        /**
+         * The configurations that run upstream's unmodified jar in memory: the baselines, in the order asked
+         * for (a durable configuration is measured against the durable ones, {@link #durableUpstreamModes}).
+         */
         List<String> upstreamModes() {
-            return configs.stream().filter(c -> c.jar() == EngineConfig.JarKind.UPSTREAM).map(EngineConfig::name)
-                    .toList();
+            return configs.stream().filter(c -> c.jar() == EngineConfig.JarKind.UPSTREAM && !c.isDurable())
+                    .map(EngineConfig::name).toList();
+        }
+
+        /** The configurations that run upstream's unmodified jar on durable files. */
+        List<String> durableUpstreamModes() {
+            return configs.stream().filter(c -> c.jar() == EngineConfig.JarKind.UPSTREAM && c.isDurable())
+                    .map(EngineConfig::name).toList();
         }
     }
 
@@ -366,6 +375,24 @@ public final class CompareReport {
         return String.format(Locale.ROOT, "%.0f", present.stream().mapToDouble(Double::doubleValue).max().getAsDouble());
     }
 
+    /**
+     * What each engine writes and syncs at a commit, for the durable configurations (NAME@durable, on a
+     * file database on this machine's disk) and PostgreSQL (a server that keeps its data on disk anyway).
+     */
+    private static void durability(StringBuilder md, Meta meta) {
+        List<EngineConfig> durable = meta.configs().stream()
+                .filter(c -> c.isDurable() || c.isPeer() && c.dialect() == org.hsqldb.a2l.tpcc.engine.Dialect.POSTGRESQL)
+                .toList();
+        if (durable.isEmpty()) return;
+        md.append("Durable configurations (`NAME@durable`: a file database on this machine's disk, made for the JVM")
+                .append(" and deleted after it; its \"x best upstream\" is against upstream's durable configurations),")
+                .append(" and what each syncs at a commit:\n\n");
+        for (EngineConfig c : durable) {
+            md.append("- `").append(c.name()).append("`: ").append(c.dialect().commitDurability()).append("\n");
+        }
+        md.append("\n");
+    }
+
     /** p50/p95/p99 per transaction type, each the median over the repetitions (HdrHistogram, summary.json). */
     private static void latency(StringBuilder md, List<Cell> cells) {
         md.append("## Latency\n\nMilliseconds from a transaction's first attempt to its commit (retries included),")
@@ -574,6 +601,7 @@ public final class CompareReport {
                 .append(" (Appendix A) but for New-Order, where it inserts NEW_ORDER before it updates DISTRICT")
                 .append(" and inserts ORDERS; `rbw` issues every read before the first write, the writes in the")
                 .append(" same relative order (tpcc-rbw/README.md, \"Statement orders\").\n\n");
+        durability(md, meta);
         List<String> modes = meta.upstreamModes();
         md.append("## Throughput\n\nCommitted transactions per second (all five types; the thesis' measure): median of ")
                 .append(meta.reps()).append(" repetition(s) and min-max (the spread). ");
@@ -604,7 +632,11 @@ public final class CompareReport {
                     .append(c.runs().size() < meta.reps() ? " (" + c.runs().size() + " of " + meta.reps() + ")" : "")
                     .append(" | ").append(f1(c.min())).append("-").append(f1(c.max())).append(" |");
             if (!modes.isEmpty()) {
-                UpstreamBaseline.Best best = UpstreamBaseline.best(modes, medians);
+                // a durable configuration against upstream's durable ones, if any ran
+                boolean durable = c.config().endsWith(EngineConfig.DURABLE);
+                UpstreamBaseline.Best best = durable
+                        ? UpstreamBaseline.best(meta.durableUpstreamModes(), medians)
+                        : UpstreamBaseline.best(modes, medians);
                 md.append(" ").append(best == null ? "-" : UpstreamBaseline.ratio(c.median(), best.median()))
                         .append(" | ").append(best == null ? "-" : best.config()).append(" |");
                 for (String m : modes) md.append(" ").append(UpstreamBaseline.ratio(c.median(), medians.get(m))).append(" |");

@@ -51,6 +51,10 @@ public final class HumanSummary {
                             : String.format(Locale.ROOT, ", %.1f KB per committed transaction", s.allocKbPerTxn()));
         }
         if (s.engineCounters != null) out.println("   engine counters: " + s.engineCounters);
+        if (s.commitsPerLogSync != null) {
+            out.println("   log syncs: " + s.logSyncsPerSecond + " per second, " + s.commitsPerLogSync
+                    + " commits per sync");
+        }
         if (s.lockWaitsPerTxn != null) {
             out.println("   lock waits per transaction: " + s.lockWaitsPerTxn + ", deadlocks per 1000: " + s.deadlocksPer1000);
         }

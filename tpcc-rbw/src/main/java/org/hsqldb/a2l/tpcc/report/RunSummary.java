@@ -99,6 +99,13 @@ public final class RunSummary {
     @SerializedName("deadlocks_per_1000")
     public Double deadlocksPer1000;
     /**
+     * On a durable file database of the fork (write delay 0): the commits that waited for a log
+     * sync per sync over the measured window (group commit shares one sync among them), and the
+     * syncs per second; null elsewhere.
+     */
+    public Double commitsPerLogSync;
+    public Double logSyncsPerSecond;
+    /**
      * {@code tpcc run --sample-lock-waits}: the locks waited for most in the measured window, by name
      * without the key, and mode, each with its share of the waiting requests the samples saw.
      */
@@ -176,6 +183,12 @@ public final class RunSummary {
         if (engineCounters != null && committed > 0 && engineCounters.containsKey("waits")) {
             lockWaitsPerTxn = round(engineCounters.get("waits").doubleValue() / committed, 3);
             deadlocksPer1000 = round(engineCounters.getOrDefault("deadlocks", 0).doubleValue() * 1000 / committed, 2);
+        }
+        if (engineCounters != null && engineCounters.containsKey("log_syncs")
+                && engineCounters.get("log_syncs").longValue() > 0) {
+            double syncs = engineCounters.get("log_syncs").doubleValue();
+            commitsPerLogSync = round(engineCounters.getOrDefault("commits_synced", 0).doubleValue() / syncs, 2);
+            logSyncsPerSecond = round(syncs / r.measuredSeconds(), 1);
         }
         upgradesPer1000 = perThousand("upgrades");
         upgradeWaitsPer1000 = perThousand("upgrade_waits");

@@ -69,6 +69,21 @@ class EngineRegistryTest {
     }
 
     @Test
+    void aDurableConfigurationIsItsEngineOnFilesAndSaysWhatItsCommitsSync() {
+        EngineRegistry r = EngineRegistry.load();
+        for (String name : List.of("upstream@durable", "fork-a2l@durable", "fork-a2l@baseline@durable", "h2@durable",
+                "derby@durable")) {
+            EngineConfig c = r.find(name).orElseThrow(() -> new AssertionError(name));
+            assertTrue(c.isDurable(), name);
+            assertFalse(c.dialect().commitDurability().isBlank(), name);
+        }
+        assertTrue(r.find("fork-a2l@baseline@durable").orElseThrow().isBaseline());
+        assertFalse(r.find("fork-a2l@durable").orElseThrow().isBaseline());
+        assertTrue(r.find("fork-a2l@durable@durable").isEmpty());
+        assertTrue(r.find("nothing@durable").isEmpty());
+    }
+
+    @Test
     void thePeersRunOnTheirOwnDrivers() {
         EngineJars jars = EngineJars.locate(null, null);
         EngineRegistry r = EngineRegistry.load();
