@@ -24,6 +24,16 @@ config_jar() {
   awk -F'|' -v name="$1" '!/^[[:space:]]*#/ { n=$1; gsub(/[[:space:]]/, "", n); j=$2; gsub(/[[:space:]]/, "", j); if (n == name) print j }' "$REGISTRY"
 }
 
+# runs_parent ARGS...: where a run folder goes unless the arguments say (--results DIR or --out DIR):
+# out/runs, which git ignores, so that a run leaves the working tree clean; committing one is a
+# deliberate --results results (or --out results/NAME)
+runs_parent() {
+  local a
+  for a in "$@"; do case "$a" in --results|--results=*|--out|--out=*) return 0 ;; esac; done
+  echo "--results"
+  echo "$ROOT/out/runs"
+}
+
 # wants_help ARGS...: true if the arguments ask for help or the version (then nothing need be built)
 wants_help() {
   local a
