@@ -39,26 +39,6 @@ class CellLockingTest {
     }
 
     /**
-     * Opens the database at {@code url} with cells only where transactions meet (the default;
-     * the fork's tests run with {@code hsqldb.lock_cells=always}) and a contention memory of
-     * {@code memoryMillis}: both are read when a database opens, so the properties are put
-     * back at once.
-     */
-    static Connection openByDefault(String memoryMillis, String url) throws SQLException {
-        String always = System.getProperty("hsqldb.lock_cells");
-        System.clearProperty("hsqldb.lock_cells");
-        System.setProperty("hsqldb.lock_contention_memory", memoryMillis);
-        try {
-            return Engines.fork(url);
-        } finally {
-            System.clearProperty("hsqldb.lock_contention_memory");
-            if (always != null) {
-                System.setProperty("hsqldb.lock_cells", always);
-            }
-        }
-    }
-
-    /**
      * Runs {@code first} in one transaction, then {@code second} in another: under cells the
      * second runs at once, under columns it waits for the first to commit; then both commit.
      */
@@ -87,114 +67,6 @@ class CellLockingTest {
         }
     }
 
-    @Test
-    @RequiresPatch("Lock-cells-only-on-tables-where-transactions")
-    void byDefaultATableIsLockedWholeUntilATransactionWaitsOnIt() throws Exception {
-        String url = url(true);
-        // remembered for the whole test, however slow the machine (forgetting: the next test)
-        try (Connection opened = openByDefault("3600000", url);
-             SessionThread one = new SessionThread(Engines.fork(url), "one");
-             SessionThread two = new SessionThread(Engines.fork(url), "two")) {
-            create(one);
-            one.setAutoCommit(false);
-            two.setAutoCommit(false);
-            // (b * 1 + 1: a write, not an increment, which may take IX: CellIncrementTest)
-            String update = "UPDATE t SET b = b * 1 + 1 WHERE w = 1 AND d = ";
-            try (Statement s = one.connection().createStatement()) {
-                assertTrue(explain(s, update + "1").contains(
-                        "PUBLIC.T.B X COLUMN no transaction has waited on the table lately"));
-            }
-            assertEquals(1, one.execute(update + "1"));
-            assertTrue(locksOf(one).contains("PUBLIC.T.B X"), "the whole column");
-            // the first two transactions that meet on the table wait as under columns
-            Future<Integer> other = two.submit(update + "2");
-            two.awaitLockWait();
-            one.commit();
-            assertEquals(1, SessionThread.await(other));
-            two.commit();
-            // from then on, cells: the same column of two rows at once
-            assertEquals(1, one.execute(update + "1"));
-            assertEquals(1, SessionThread.await(two.submit(update + "2")), "at once");
-            assertTrue(locksOf(one).contains("PUBLIC.T.B[1, 1] X"), "a cell");
-            one.commit();
-            two.commit();
-            try (Statement s = one.connection().createStatement()) {
-                assertTrue(explain(s, update + "1").contains("PUBLIC.T.B[1, 1] X CELL one row by its primary key"));
-                // each table by its own state: a new child inserts whole, checks its parent by key
-                // once the parent's own inserts lock keys (till then they take it whole, and the
-                // check takes S on it)
-                s.execute("CREATE TABLE c (id INT PRIMARY KEY, w INT, d INT, FOREIGN KEY (w, d) REFERENCES t)");
-                String insertC = "INSERT INTO c VALUES (?, ?, ?)";
-                List<String> insert = explain(s, insertC);
-                assertTrue(insert.contains("PUBLIC.C X TABLE no transaction has waited on the table lately"),
-                        insert::toString);
-                if (PatchSeries.isApplied("Keep-S-on-a-table-while-its-inserts")) {
-                    assertTrue(insert.contains("PUBLIC.T S TABLE the parent of a foreign key, with no insert"
-                            + " or delete by key since transactions met on it"), insert::toString);
-                    assertEquals(1, s.executeUpdate("INSERT INTO t VALUES (3, 3, 0, 0)")); // t's first: X(T)
-                    one.commit();
-                }
-                List<String> keyed = explain(s, insertC);
-                assertTrue(keyed.contains("PUBLIC.T[?, ?] S ROW KEY the parent row of a foreign key"),
-                        keyed::toString);
-            }
-            assertEquals(25, one.queryLong("SELECT SUM(b) FROM t WHERE w = 1"));
-        }
-    }
-
-    /**
-     * On a table that transactions meet on but nobody has inserted into or deleted from by key
-     * since, inserts and deletes take the table whole: a read by key holds S on the table
-     * instead of its row key, which keeps out no more (and no writer of its values); the first
-     * insert waits for it, as it would for the row key's intention, and from then on reads lock
-     * row keys, beside which inserts of other keys run.
-     */
-    @Test
-    @RequiresPatch("Keep-S-on-a-table-while-its-inserts")
-    void aReadByKeyHoldsTheTableUntilItsInsertsLockKeys() throws Exception {
-        String url = url(true);
-        try (Connection opened = openByDefault("3600000", url);
-             SessionThread one = new SessionThread(Engines.fork(url), "one");
-             SessionThread two = new SessionThread(Engines.fork(url), "two")) {
-            create(one);
-            for (SessionThread s : new SessionThread[] {one, two}) {
-                s.setAutoCommit(false);
-                s.setIsolation(Connection.TRANSACTION_SERIALIZABLE); // read locks to commit
-            }
-            String update = "UPDATE t SET b = b * 1 + 1 WHERE w = 1 AND d = ";
-            meet(one, two, update + "1", update + "2"); // t is contended from now on
-            String read = "SELECT b FROM t WHERE w = 1 AND d = 1";
-            try (Statement s = one.connection().createStatement()) {
-                List<String> explained = explain(s, read);
-                assertTrue(explained.contains("PUBLIC.T S TABLE no insert or delete by key since"
-                        + " transactions met on the table (they take X on it, which a row key would not keep"
-                        + " out better)"), explained::toString);
-            }
-            assertEquals(11, one.queryLong(read));
-            List<String> held = locksOf(one);
-            assertTrue(held.containsAll(List.of("PUBLIC.T S", "PUBLIC.T.B[1, 1] S")), held::toString);
-            assertTrue(held.stream().noneMatch(l -> l.startsWith("PUBLIC.T[")), held::toString);
-            assertEquals(1, SessionThread.await(two.submit(update + "2")), "a value of another row: at once");
-            Future<Integer> insert = two.submit("INSERT INTO t VALUES (3, 1, 0, 0)");
-            two.awaitLockWait(); // the first insert since t was met on: X(T)
-            one.commit();
-            assertEquals(1, SessionThread.await(insert));
-            two.commit();
-            // inserts lock keys now, and so do reads
-            assertEquals(11, one.queryLong(read));
-            List<String> keyed = locksOf(one);
-            assertTrue(keyed.contains("PUBLIC.T[1, 1] S"), keyed::toString);
-            assertEquals(1, SessionThread.await(two.submit("INSERT INTO t VALUES (3, 2, 0, 0)")), "at once");
-            List<String> inserter = locksOf(two);
-            assertTrue(inserter.contains("PUBLIC.T IX"), inserter::toString);
-            one.commit();
-            two.commit();
-            assertEquals(5, one.queryLong("SELECT COUNT(*) FROM t"));
-            one.commit();
-            assertEquals(List.of(), IndexIntegrity.problems(opened));
-        }
-    }
-
     /** {@code one} runs {@code first}, {@code two} runs {@code second} and waits for it; both commit. */
     private static void meet(SessionThread one, SessionThread two, String first, String second)
             throws Exception {
@@ -204,129 +76,6 @@ class CellLockingTest {
         one.commit();
         assertEquals(1, SessionThread.await(met));
         two.commit();
-    }
-
-    /**
-     * A table turns back to whole locks once it is quiet (no wait for the contention memory)
-     * and free (nobody holds anything on it): not while a transaction still holds its keys.
-     */
-    @Test
-    @RequiresPatch("Lock-cells-only-on-tables-where-transactions")
-    void aContendedTableTurnsBackToWholeLocksOnlyWhenQuietAndFree() throws Exception {
-        String url = url(true);
-        try (Connection opened = openByDefault("0", url); // quiet as soon as a wait ends
-             SessionThread one = new SessionThread(Engines.fork(url), "one");
-             SessionThread two = new SessionThread(Engines.fork(url), "two");
-             SessionThread three = new SessionThread(Engines.fork(url), "three")) {
-            create(one);
-            one.setAutoCommit(false);
-            two.setAutoCommit(false);
-            three.setAutoCommit(false);
-            // (* 1 + 1: writes, not increments, which may take IX: CellIncrementTest)
-            String b = "UPDATE t SET b = b * 1 + 1 WHERE w = ", c = "UPDATE t SET c = c * 1 + 1 WHERE w = ";
-            assertEquals(1, one.execute(b + "1 AND d = 1")); // the whole column B
-            Future<Integer> waiting = two.submit(b + "1 AND d = 2");
-            two.awaitLockWait(); // the table is contended from now on
-            assertEquals(1, three.execute(c + "2 AND d = 1")); // so: a cell of C, at once
-            assertTrue(locksOf(three).contains("PUBLIC.T.C[2, 1] X"), "a cell: ");
-            one.commit();
-            assertEquals(1, SessionThread.await(waiting));
-            two.commit();
-            // no wait is going on, but three holds a cell of t: not free, still keyed
-            assertEquals(1, one.execute(c + "1 AND d = 1"));
-            assertTrue(locksOf(one).contains("PUBLIC.T.C[1, 1] X"), "a cell: ");
-            one.commit();
-            three.commit();
-            // quiet and free: the next statement finds it so and takes the whole column
-            assertEquals(1, one.execute(c + "1 AND d = 1"));
-            assertTrue(locksOf(one).contains("PUBLIC.T.C X"), "the whole column: ");
-            one.commit();
-            try (Statement s = one.connection().createStatement()) {
-                assertTrue(explain(s, c + "1 AND d = 1").contains(
-                        "PUBLIC.T.C X COLUMN no transaction has waited on the table lately"));
-            }
-            assertEquals(21 + 2, one.queryLong("SELECT SUM(b) FROM t WHERE w = 1"));
-            assertEquals(41 + 2, one.queryLong("SELECT SUM(c) FROM t WHERE w = 1"));
-        }
-    }
-
-    /**
-     * Inserts and deletes lock keys only on a table whose structure is marked shared, and the
-     * store latch follows that mark: the first insert or delete since transactions met on the
-     * table takes it whole and marks it; the mark goes with the flag. So an insert that decided on
-     * keys while the table was marked, and got its locks after a clear, must take the table whole
-     * before it changes the indexes: walks that began in between took no latch. Here the insert
-     * into c decides on keys while y holds c, waits for the parent p meanwhile, and c is cleared
-     * (free, quiet) before it gets its locks; meanwhile r2, which decided on c's row key while c
-     * was marked too, and waited for p as well, walks c by key without the latch (a walk that
-     * decides while c is not marked holds c whole, which the insert's IX waits for). So the
-     * insert takes X on c after its IX, and waits for r2. Without that X, it would change c's
-     * indexes beside r2's walk without the latch (the lock check, on in these tests, fails it).
-     */
-    @Test
-    @RequiresPatch("Take-the-store-latch-only-on-tables")
-    void anInsertThatLocksKeysAfterTheMarkWasClearedTakesTheTableWholeFirst() throws Exception {
-        String url = url(true);
-        String insertC = "INSERT INTO c VALUES (?, ?, ?)";
-        try (Connection opened = openByDefault("0", url);
-             SessionThread x = new SessionThread(Engines.fork(url), "x");
-             SessionThread y = new SessionThread(Engines.fork(url), "y");
-             SessionThread g = new SessionThread(Engines.fork(url), "g");
-             SessionThread a = new SessionThread(Engines.fork(url), "a");
-             SessionThread r1 = new SessionThread(Engines.fork(url), "r1");
-             SessionThread r2 = new SessionThread(Engines.fork(url), "r2");
-             Statement b = opened.createStatement()) {
-            b.execute("CREATE TABLE p (id INT PRIMARY KEY)");
-            b.execute("CREATE TABLE c (id INT PRIMARY KEY, p INT REFERENCES p (id), v INT)");
-            b.execute("INSERT INTO p VALUES 1"); // p's lock name before c's: a waits on p first
-            b.execute("INSERT INTO c VALUES (0, 1, 0), (9, 1, 0)");
-            for (SessionThread s : List.of(x, y, g, a, r1, r2)) {
-                s.setAutoCommit(false);
-            }
-            r1.setIsolation(Connection.TRANSACTION_SERIALIZABLE); // read locks to commit
-            r2.setIsolation(Connection.TRANSACTION_SERIALIZABLE);
-            long sessionA = ((org.hsqldb.jdbc.JDBCConnection) a.connection()).getSession().getId();
-            assertEquals(1, x.execute("UPDATE c SET v = 1 WHERE id = 0")); // the column, whole
-            Future<Integer> update = y.submit("UPDATE c SET v = 2 WHERE id = 0");
-            y.awaitLockWait(); // c is contended from now on
-            assertTrue(explain(b, insertC).contains("PUBLIC.C X TABLE the first insert or delete"
-                    + " since transactions met on the table (then walks of it take the latch)"));
-            x.commit();
-            assertEquals(1, SessionThread.await(update)); // y holds c until it commits: not free
-            assertEquals(1, y.execute("DELETE FROM c WHERE id = 9")); // the first: c whole
-            assertTrue(locksOf(y).contains("PUBLIC.C X"), "the table whole");
-            assertTrue(explain(b, insertC).stream().anyMatch(l -> l.startsWith("PUBLIC.C IX TABLE")),
-                    "marked: keys from now on");
-            assertEquals(1, g.execute("INSERT INTO p VALUES 2")); // p, whole: X(P)
-            Future<Integer> insert = a.submit("INSERT INTO c VALUES (1, 1, 0)");
-            a.awaitLockWait(); // keys of c decided on; waits for the parent's S(P)
-            Future<Long> walk = r2.submitQueryLong("SELECT c.v FROM c, p WHERE c.id = 0 AND p.id = 2");
-            r2.awaitLockWait(); // c's row key decided on; waits for p too
-            y.commit();
-            // c is free and quiet: this look at it clears the flag, and the mark with it
-            assertTrue(explain(b, insertC).contains(
-                    "PUBLIC.C X TABLE no transaction has waited on the table lately"));
-            assertEquals(1, r1.queryLong("SELECT COUNT(*) FROM c")); // c whole: S(C)
-            g.commit(); // a gets p, then waits for IX on c behind r1: c is flagged again
-            awaitWaiting(b, sessionA, "PUBLIC.C", "IX");
-            // r2's walk of c by key, let in beside the waiting IX, and not latched: c is not marked
-            assertEquals(2, SessionThread.await(walk)); // y's update
-            List<String> walker = locksOf(r2);
-            assertTrue(walker.contains("PUBLIC.C[0] S"), () -> "by key: " + walker);
-            r1.commit(); // a gets IX and its row key, then asks for X: it waits for r2's walk
-            awaitWaiting(b, sessionA, "PUBLIC.C", "X");
-            assertFalse(insert.isDone(), "nothing changed beside r2's walk");
-            r2.commit();
-            assertEquals(1, SessionThread.await(insert), "changed holding c whole");
-            List<String> held = locksOf(a);
-            assertTrue(held.contains("PUBLIC.C[1] X"), () -> "a row key: " + held);
-            assertTrue(held.contains("PUBLIC.C X"), () -> "then the table: " + held);
-            assertTrue(explain(b, insertC).stream().anyMatch(l -> l.startsWith("PUBLIC.C IX TABLE")),
-                    "flagged and marked again while a holds c");
-            a.commit();
-            assertEquals(2, count(b, "SELECT COUNT(*) FROM c"));
-            assertEquals(List.of(), IndexIntegrity.problems(opened));
-        }
     }
 
     @Test
@@ -431,62 +180,22 @@ class CellLockingTest {
         }
     }
 
-    /**
-     * A column nobody has written is read whole (one lock per transaction); the first writer of
-     * one of its cells waits for those readers, and from then on readers lock cells and let
-     * writers of other rows pass.
-     */
-    @Test
-    void aColumnIsReadWholeUntilItsFirstWriterThenByCells() throws Exception {
-        String url = url(true);
-        try (SessionThread one = new SessionThread(Engines.fork(url), "one");
-             SessionThread two = new SessionThread(Engines.fork(url), "two")) {
-            create(one);
-            one.setAutoCommit(false);
-            two.setAutoCommit(false);
-            one.setIsolation(Connection.TRANSACTION_SERIALIZABLE); // reads hold their locks
-            SessionThread.await(one.submit("SELECT c FROM t WHERE w = 1 AND d = 1"));
-            List<String> held = locksOf(one);
-            assertTrue(held.contains("PUBLIC.T.C S"), held::toString);
-            Future<Integer> firstWriter = two.submit("UPDATE t SET c = 5 WHERE w = 1 AND d = 2");
-            two.awaitLockWait();
-            one.commit();
-            SessionThread.await(firstWriter);
-            two.commit();
-            SessionThread.await(one.submit("SELECT c FROM t WHERE w = 1 AND d = 1"));
-            held = locksOf(one);
-            assertTrue(held.contains("PUBLIC.T.C[1, 1] S") && !held.contains("PUBLIC.T.C S"), held::toString);
-            SessionThread.await(two.submit("UPDATE t SET c = 6 WHERE w = 1 AND d = 2"));
-            Future<Integer> sameRow = two.submit("UPDATE t SET c = 7 WHERE w = 1 AND d = 1");
-            two.awaitLockWait();
-            one.commit();
-            SessionThread.await(sameRow);
-            two.commit();
-        }
-    }
-
     @Test
     void explainSaysWhichAccessLocksCellsAndWhyOthersLockColumns() throws SQLException {
         try (Connection c = Engines.fork(url(true)); Statement s = c.createStatement()) {
             s.execute("CREATE TABLE t (w INT, d INT, b INT, c INT, PRIMARY KEY (w, d))");
             s.execute("CREATE TABLE v (k VARCHAR(10) PRIMARY KEY, b INT)");
-            assertEquals(List.of("DATABASE S DATABASE null",
-                    "PUBLIC.T.B[?, 3] X CELL one row by its primary key",
-                    "PUBLIC.T.B[?] IX KEY RANGE the key range of the cell",
-                    "PUBLIC.T.C S COLUMN a column nobody has written yet",
-                    "PUBLIC.T.D S COLUMN a column nobody has written yet",
-                    "PUBLIC.T.W S COLUMN a column nobody has written yet",
-                    "PUBLIC.T[?, 3] S ROW KEY one row by its primary key"),
-                    explain(s, "UPDATE t SET b = c + 1 WHERE w = ? AND d = 3"));
-            s.execute("UPDATE t SET c = 0 WHERE w = 0"); // asks for X on T.C (and finds no row)
-            assertEquals(List.of("DATABASE S DATABASE null",
+            // the key's columns W and D need no cell (the row key covers them: see CellLocks
+            // .coveredReads); C, written or not, is read by its cell; the same before and after
+            // another session writes C
+            List<String> expected = List.of("DATABASE S DATABASE null",
                     "PUBLIC.T.B[?, 3] X CELL one row by its primary key",
                     "PUBLIC.T.B[?] IX KEY RANGE the key range of the cell",
                     "PUBLIC.T.C[?, 3] S CELL one row by its primary key",
-                    "PUBLIC.T.D S COLUMN a column nobody has written yet",
-                    "PUBLIC.T.W S COLUMN a column nobody has written yet",
-                    "PUBLIC.T[?, 3] S ROW KEY one row by its primary key"),
-                    explain(s, "UPDATE t SET b = c + 1 WHERE w = ? AND d = 3"));
+                    "PUBLIC.T[?, 3] S ROW KEY one row by its primary key");
+            assertEquals(expected, explain(s, "UPDATE t SET b = c + 1 WHERE w = ? AND d = 3"));
+            s.execute("UPDATE t SET c = 0 WHERE w = 0"); // asks for X on T.C (and finds no row)
+            assertEquals(expected, explain(s, "UPDATE t SET b = c + 1 WHERE w = ? AND d = 3"));
             assertTrue(explain(s, "SELECT c FROM t WHERE w = 1").contains(
                     "PUBLIC.T.C[1] S KEY RANGE values of rows whose primary key starts with these values"));
             assertTrue(explain(s, "SELECT b FROM t WHERE d = 1").contains(
@@ -540,21 +249,15 @@ class CellLockingTest {
     void explainNamesTheCellRangesOfRangeReadsAndPointWrites() throws SQLException {
         try (Connection c = Engines.fork(url(true)); Statement s = c.createStatement()) {
             s.execute("CREATE TABLE ol (w INT, d INT, o INT, v INT, x INT, PRIMARY KEY (w, d, o))");
-            // before its first writer, a column is read whole, by a range too
+            // a range read of a column nobody has written takes the range's values all the same
             assertTrue(explain(s, "SELECT SUM(v) FROM ol WHERE w = 1 AND d = ?").contains(
-                    "PUBLIC.OL.V S COLUMN a column nobody has written yet"));
+                    "PUBLIC.OL.V[1, ?] S KEY RANGE values of rows whose primary key starts with these values"));
             assertEquals(List.of("DATABASE S DATABASE null",
-                    "PUBLIC.OL.D S COLUMN a column nobody has written yet",
-                    "PUBLIC.OL.O S COLUMN a column nobody has written yet",
                     "PUBLIC.OL.V[1, ?, 3] X CELL one row by its primary key",
                     "PUBLIC.OL.V[1, ?] IX KEY RANGE the key range of the cell",
                     "PUBLIC.OL.V[1] IX KEY RANGE the key range of the cell",
-                    "PUBLIC.OL.W S COLUMN a column nobody has written yet",
                     "PUBLIC.OL[1, ?, 3] S ROW KEY one row by its primary key"),
                     explain(s, "UPDATE ol SET v = 0 WHERE w = 1 AND d = ? AND o = 3"));
-            s.execute("UPDATE ol SET v = 0 WHERE w = 0 AND d = 0 AND o = 0"); // asks for a cell of V
-            assertTrue(explain(s, "SELECT SUM(v) FROM ol WHERE w = 1 AND d = ?").contains(
-                    "PUBLIC.OL.V[1, ?] S KEY RANGE values of rows whose primary key starts with these values"));
             // a range read for update: U on the range (see CellLocks.isCell)
             assertTrue(explain(s, "SELECT v FROM ol WHERE w = 1 AND d = 2 FOR UPDATE OF v").contains(
                     "PUBLIC.OL.V[1, 2] U KEY RANGE values of rows whose primary key starts with these values"));
@@ -696,91 +399,6 @@ class CellLockingTest {
         }
     }
 
-    /**
-     * When no other transaction writes the column it reads, the join has all the values of the
-     * rows' key range at once: S on the range's cells, one lock for the rows it reaches one by
-     * one and those it does not; a writer of the range that comes while it runs waits for the
-     * end of its transaction, a writer of another range does not; and a join that finds the
-     * column written locks rows one by one again.
-     */
-    @Test
-    @RequiresPatch("Let-a-join-that-reaches-rows-by-key-lock")
-    void aJoinThatFindsNoOtherWriterOfTheColumnLocksTheValuesOfItsRowsKeyRange() throws Exception {
-        String url = url(true);
-        try (SessionThread reader = new SessionThread(Engines.fork(url), "reader");
-             SessionThread writer = new SessionThread(Engines.fork(url), "writer")) {
-            createOrderLinesAndStock(reader, writer);
-            assertEquals(10, reader.queryLong(REACHING_JOIN));
-            List<String> held = locksOf(reader);
-            assertTrue(held.containsAll(List.of("PUBLIC.ST[1] S", "PUBLIC.ST.Q[1] S")), held::toString);
-            assertTrue(held.stream().noneMatch(l -> l.startsWith("PUBLIC.ST.Q[1, ")), held::toString);
-            // another range's row: at once; a row of the range the join did not reach: waits
-            assertEquals(1, writer.execute("UPDATE st SET q = 6 WHERE w = 2 AND i = 10"));
-            Future<Integer> write = writer.submit("UPDATE st SET q = 6 WHERE w = 1 AND i = 30");
-            writer.awaitLockWait();
-            assertEquals(10, reader.queryLong(REACHING_JOIN), "read again: the same values");
-            reader.commit();
-            assertEquals(1, SessionThread.await(write));
-            // the writer holds cells of the column until it commits: rows one by one
-            assertEquals(10, reader.queryLong(REACHING_JOIN));
-            List<String> again = locksOf(reader);
-            assertTrue(again.containsAll(List.of("PUBLIC.ST.Q[1, 10] S", "PUBLIC.ST.Q[1, 20] S")), again::toString);
-            assertTrue(again.stream().noneMatch(l -> l.startsWith("PUBLIC.ST.Q[1] ")), again::toString);
-            reader.commit();
-            writer.commit();
-            assertEquals(List.of(), locksOf(reader));
-            assertEquals(List.of(), locksOf(writer));
-        }
-    }
-
-    /**
-     * A writer of the column that writes another key range does not keep the join from the
-     * values of its own range, nor does the session's own write of the range, once it has been
-     * the range's last writer for a few milliseconds; another's write of the range since then
-     * does, while the column has a writer.
-     */
-    @Test
-    @RequiresPatch("Let-a-join-lock-its-rows-key-range-while-the-column")
-    void aJoinLocksItsRowsKeyRangeWhileTheColumnsOtherWritersWriteElsewhere() throws Exception {
-        String url = url(true);
-        try (SessionThread reader = new SessionThread(Engines.fork(url), "reader");
-             SessionThread writer = new SessionThread(Engines.fork(url), "writer")) {
-            createOrderLinesAndStock(reader, writer);
-            assertEquals(1, writer.execute("UPDATE st SET q = 6 WHERE w = 2 AND i = 10"));
-            assertEquals(10, reader.queryLong(REACHING_JOIN));
-            List<String> held = locksOf(reader);
-            assertTrue(held.contains("PUBLIC.ST.Q[1] S"), held::toString);
-            assertTrue(held.stream().noneMatch(l -> l.startsWith("PUBLIC.ST.Q[1, ")), held::toString);
-            // a writer of the range, a row the join did not reach: waits for its transaction
-            Future<Integer> write = writer.submit("UPDATE st SET q = 6 WHERE w = 1 AND i = 30");
-            writer.awaitLockWait();
-            reader.commit();
-            assertEquals(1, SessionThread.await(write));
-            writer.commit();
-            // the writer wrote the range last and writes the column again, elsewhere: rows one
-            // by one, though the range is free
-            assertEquals(1, writer.execute("UPDATE st SET q = 7 WHERE w = 2 AND i = 10"));
-            assertEquals(10, reader.queryLong(REACHING_JOIN));
-            List<String> again = locksOf(reader);
-            assertTrue(again.containsAll(List.of("PUBLIC.ST.Q[1, 10] S", "PUBLIC.ST.Q[1, 20] S")), again::toString);
-            assertTrue(again.stream().noneMatch(l -> l.startsWith("PUBLIC.ST.Q[1] ")), again::toString);
-            reader.commit();
-            // the session wrote the range last itself, the writer still writes elsewhere: the
-            // range, once the session has been its last writer for 5 ms (RANGE_OWN_NANOS)
-            assertEquals(1, reader.execute("UPDATE st SET q = 5 WHERE w = 1 AND i = 30"));
-            reader.commit();
-            Thread.sleep(20);
-            assertEquals(10, reader.queryLong(REACHING_JOIN));
-            List<String> own = locksOf(reader);
-            assertTrue(own.contains("PUBLIC.ST.Q[1] S"), own::toString);
-            assertTrue(own.stream().noneMatch(l -> l.startsWith("PUBLIC.ST.Q[1, ")), own::toString);
-            reader.commit();
-            writer.commit();
-            assertEquals(List.of(), locksOf(reader));
-            assertEquals(List.of(), locksOf(writer));
-        }
-    }
-
     @Test
     @RequiresPatch("Lock-the-cells-of-each-row-a-join-reaches")
     void aJoinRefusedARowItReachesAsADeadlockVictimEndsItsTransactionAndKeepsNoLock() throws Exception {
@@ -842,15 +460,13 @@ class CellLockingTest {
         try (SessionThread s = new SessionThread(Engines.fork(url(true)), "s");
              Statement st = s.connection().createStatement()) {
             createCustomers(s);
-            s.execute("UPDATE cu SET bal = bal WHERE w = 9 AND d = 9 AND id = 9"); // bal has a writer
             List<String> read = explain(st, BY_LAST);
             assertTrue(read.contains("PUBLIC.CU.BAL[W, D, ID] S CELL each row the read finds through index CU_LAST,"
-                    + " when it finds it; instead S on the cells of the key range if, when the statement begins,"
-                    + " no other transaction writes the column, or this session has been the last to ask to"
-                    + " write its cells in the range for 5 ms"), read::toString);
+                    + " when it finds it"), read::toString);
             assertTrue(read.stream().noneMatch(l -> l.startsWith("PUBLIC.CU.BAL[1, 1] ")), read::toString);
-            // a column nobody writes stays whole; by the primary key's prefix alone, the range's values
-            assertTrue(read.contains("PUBLIC.CU.LAST S COLUMN a column nobody has written yet"), read::toString);
+            // an indexed column (LAST, and the key's) needs no cell: the key range covers it
+            assertTrue(read.stream().noneMatch(l -> l.startsWith("PUBLIC.CU.LAST")), read::toString);
+            // by the primary key's prefix alone, the range's values
             assertTrue(explain(st, "SELECT bal FROM cu WHERE w = 1 AND d = 1").contains(
                     "PUBLIC.CU.BAL[1, 1] S KEY RANGE values of rows whose primary key starts with these values"));
             // another condition, an aggregate, FOR UPDATE: the range's values
@@ -1043,50 +659,6 @@ class CellLockingTest {
             }
         });
         assertTransfersKeptTheTotal(url, warehouses, items);
-    }
-
-    /**
-     * Sessions with a home warehouse each, as TPC-C's terminals: transfers between its stock
-     * rows, now and then one in another warehouse, and joins that reach its rows one by one
-     * from the order lines that name them. A join whose session has been the last writer of
-     * its warehouse's stock for a while takes the whole range's values at once (while the
-     * others write elsewhere), the others lock row by row; either way every join must see
-     * every transfer whole. The range must have been taken at least once.
-     */
-    @org.junit.jupiter.api.RepeatedTest(3)
-    @RequiresPatch("Let-a-join-lock-its-rows-key-range-while-the-column")
-    void joinsThatTakeTheirRangeWhileOthersWriteElsewhereSeeWholeTransfers() throws Exception {
-        String url = url(true);
-        int threads = 4, rounds = 300, items = 8;
-        createTransferStock(url, threads, items);
-        AtomicInteger ranged = new AtomicInteger(), rowByRow = new AtomicInteger();
-        race(threads, id -> {
-            java.util.SplittableRandom random = new java.util.SplittableRandom(id * 7919L);
-            try (Connection c = Engines.fork(url);
-                 PreparedStatement add = c.prepareStatement(TRANSFER_STEP);
-                 PreparedStatement join = c.prepareStatement(WAREHOUSE_JOIN);
-                 Statement locks = c.createStatement()) {
-                c.setAutoCommit(false);
-                c.setTransactionIsolation(Connection.TRANSACTION_SERIALIZABLE);
-                playRounds(c, rounds, r -> {
-                    int pick = random.nextInt(100);
-                    if (pick < 62) {
-                        // home, or one time in 31 another warehouse (TPC-C's remote stock)
-                        int w = pick < 60 ? id : (id + 1 + random.nextInt(threads - 1)) % threads;
-                        transfer(c, add, random, w, items, 8);
-                    } else {
-                        assertWholeWarehouse(join, id, items);
-                        long range = count(locks, "SELECT COUNT(*) FROM INFORMATION_SCHEMA.SYSTEM_LOCKS"
-                                + " WHERE SESSION_ID = SESSION_ID() AND LOCK_STATE = 'HELD'"
-                                + " AND LOCK_NAME = 'PUBLIC.ST.Q[" + id + "]'");
-                        (range == 1 ? ranged : rowByRow).incrementAndGet();
-                        c.commit();
-                    }
-                });
-            }
-        });
-        assertTrue(ranged.get() > 0, () -> "no join took its range (" + rowByRow + " row by row)");
-        assertTransfersKeptTheTotal(url, threads, items);
     }
 
     /** one step of a transfer: adds ? to stock row (?, ?) */
@@ -1344,18 +916,27 @@ class CellLockingTest {
         }
     }
 
-    /** -Dhsqldb.lock_escalation, read when a database opens, sets the threshold instead */
+    /**
+     * The threshold is a database property: hsqldb.lock_escalation on the URL, or SET DATABASE
+     * LOCK ESCALATION, shown in SYSTEM_PROPERTIES; a value out of range is refused.
+     */
     @Test
-    void theEscalationThresholdIsTheEnginesPropertyWhenSet() throws Exception {
+    void theEscalationThresholdIsADatabaseProperty() throws Exception {
         String url = url(true);
-        Connection opened;
-        System.setProperty("hsqldb.lock_escalation", "4");
-        try {
-            opened = Engines.fork(url);
-        } finally {
-            System.clearProperty("hsqldb.lock_escalation");
+        try (Connection c = Engines.fork(url + ";hsqldb.lock_escalation=4"); Statement s = c.createStatement()) {
+            assertEquals(4, count(s, "SELECT CAST(PROPERTY_VALUE AS INT) FROM INFORMATION_SCHEMA.SYSTEM_PROPERTIES"
+                    + " WHERE PROPERTY_NAME = 'hsqldb.lock_escalation'"));
+            SQLException e = assertThrows(SQLException.class, () -> s.execute("SET DATABASE LOCK ESCALATION 0"));
+            assertEquals("42556", e.getSQLState(), e.getMessage());
+            s.execute("SET DATABASE LOCK ESCALATION 1024");
+            assertEquals(1024, count(s, "SELECT CAST(PROPERTY_VALUE AS INT) FROM INFORMATION_SCHEMA"
+                    + ".SYSTEM_PROPERTIES WHERE PROPERTY_NAME = 'hsqldb.lock_escalation'"));
+            s.execute("SET DATABASE LOCK ESCALATION 4");
         }
-        try (SessionThread reader = new SessionThread(opened, "reader")) {
+        SQLException bad = assertThrows(SQLException.class,
+                () -> Engines.fork(url(true) + ";hsqldb.lock_escalation=0").close());
+        assertTrue(bad.getMessage().contains("hsqldb.lock_escalation=0: expected 1 to"), bad.getMessage());
+        try (SessionThread reader = new SessionThread(Engines.fork(url), "reader")) {
             createStock(reader, 10);
             reader.setAutoCommit(false);
             reader.setIsolation(Connection.TRANSACTION_SERIALIZABLE);
@@ -1564,48 +1145,6 @@ class CellLockingTest {
             assertEquals(deadlocks + 1, other.lockCounter("DEADLOCKS"));
             assertEquals(0, other.queryLong("SELECT COUNT(*) FROM q WHERE w = 1 AND d = 1"));
             assertEquals(List.of(), IndexIntegrity.problems(other.connection()));
-        }
-    }
-
-    /**
-     * hsqldb.for_update_lock=U: a queue's head read FOR UPDATE takes U on its first-row name, which
-     * plain readers of the head share; the holder's delete takes IX there beside it, waiting only
-     * for them, and a second reader for update waits as under X.
-     */
-    @Test
-    @RequiresPatch("Lock-a-first-row-read-FOR-UPDATE")
-    void underTheUpdateModeAQueuesHeadReadForUpdateLetsPlainReadersInAndItsDeleteWaitsForThem() throws Exception {
-        String before = System.getProperty("hsqldb.for_update_lock");
-        System.setProperty("hsqldb.for_update_lock", "U");
-        String url = url(true);
-        try (SessionThread a = new SessionThread(Engines.fork(url), "a");
-             SessionThread b = new SessionThread(Engines.fork(url), "b");
-             SessionThread plain = new SessionThread(Engines.fork(url), "plain")) {
-            createQueueForConsumers(plain, a, b, plain);
-            long deadlocks = plain.lockCounter("DEADLOCKS");
-            String head = firstOf(1, 1) + " FOR UPDATE";
-            assertEquals(5, a.queryLong(head));
-            assertTrue(locksOf(a).contains("PUBLIC.Q[1, 1, first] U"), locksOf(a)::toString);
-            assertEquals(5, plain.queryLong(firstOf(1, 1)), "plain readers share U");
-            Future<Long> next = b.submitQueryLong(head);
-            b.awaitLockWait();
-            Future<Integer> delete = a.submit("DELETE FROM q WHERE w = 1 AND d = 1 AND o = 5");
-            a.awaitLockWait();
-            assertFalse(next.isDone() || delete.isDone());
-            plain.commit();
-            assertEquals(1, SessionThread.await(delete));
-            assertFalse(next.isDone(), "U excludes U until its holder ends");
-            a.commit();
-            assertEquals(6, SessionThread.await(next));
-            b.commit();
-            assertEquals(deadlocks, plain.lockCounter("DEADLOCKS"));
-            assertEquals(List.of(), IndexIntegrity.problems(plain.connection()));
-        } finally {
-            if (before == null) {
-                System.clearProperty("hsqldb.for_update_lock");
-            } else {
-                System.setProperty("hsqldb.for_update_lock", before);
-            }
         }
     }
 
@@ -2041,33 +1580,12 @@ class CellLockingTest {
     void manyInsertersWithRollbacksAndReadersKeepTheIndexesWhole() throws Exception {
         String url = url(true);
         try (Connection setup = Engines.fork(url); Statement s = setup.createStatement()) {
-            insertersWithRollbacksAndReaders(url, s, true);
+            insertersWithRollbacksAndReaders(url, s);
         }
     }
 
-    /**
-     * The same race with cells only where transactions meet (the default): the tables start
-     * locked whole and turn keyed when the first inserters wait on them, while other sessions
-     * walk their indexes. In the first repetitions the contention is remembered for the whole
-     * run, and by the end the tables must be keyed, or the race tested nothing new; in the
-     * last ones it is forgotten whenever a table is free, so tables turn keyed and back again
-     * while the others race.
-     */
-    @org.junit.jupiter.api.RepeatedTest(6)
-    @RequiresPatch("Lock-cells-only-on-tables-where-transactions")
-    void manyInsertersAndReadersKeepTheIndexesWholeWhileTheTablesTurnKeyed(
-            org.junit.jupiter.api.RepetitionInfo repetition) throws Exception {
-        boolean remembered = repetition.getCurrentRepetition() <= 3;
-        String url = url(true);
-        try (Connection setup = openByDefault(remembered ? "3600000" : "0", url);
-             Statement s = setup.createStatement()) {
-            insertersWithRollbacksAndReaders(url, s, remembered);
-        }
-    }
-
-    /** The race of the two tests above, on the database {@code setup} is connected to. */
-    private static void insertersWithRollbacksAndReaders(String url, Statement setup, boolean keyedAtEnd)
-            throws Exception {
+    /** The race of the test above, on the database {@code setup} is connected to. */
+    private static void insertersWithRollbacksAndReaders(String url, Statement setup) throws Exception {
         setup.execute("CREATE TABLE p (id INT PRIMARY KEY, v INT)");
         setup.execute("CREATE TABLE c (id INT PRIMARY KEY, p_id INT REFERENCES p (id), v INT)");
         setup.execute("INSERT INTO p VALUES (0, 0)");
@@ -2121,11 +1639,8 @@ class CellLockingTest {
             assertEquals(committedParents.get(), count(s, "SELECT COUNT(*) FROM p"));
             assertEquals(committedChildren.get(), count(s, "SELECT COUNT(*) FROM c"));
             assertEquals(0, count(s, "SELECT COUNT(*) FROM c WHERE p_id NOT IN (SELECT id FROM p)"));
-            if (keyedAtEnd) {
-                List<String> insert = explain(s, "INSERT INTO p VALUES (?, ?)");
-                assertTrue(insert.stream().anyMatch(l -> l.startsWith("PUBLIC.P IX TABLE")),
-                        () -> "keyed by now: " + insert);
-            }
+            List<String> insert = explain(s, "INSERT INTO p VALUES (?, ?)");
+            assertTrue(insert.stream().anyMatch(l -> l.startsWith("PUBLIC.P IX TABLE")), () -> "keyed: " + insert);
             s.execute("SHUTDOWN");
         }
     }

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * SELECT ... FOR UPDATE [OF columns] under A2L takes, at the read, X on the columns it will
- * update (the update mode U under hsqldb.for_update_lock=U) and S on the rest; under LF, X on the
+ * update and S on the rest; under LF, X on the
  * table as before. Two transactions that read for update and then write queue at the read
  * instead of deadlocking at the write, which is what plain reads do.
  */
@@ -124,40 +124,6 @@ class ForUpdateTest {
             assertEquals(21, reader.queryLong("SELECT n FROM d WHERE id = 2"));
             assertTrue(reader.lockCounter("UPGRADES") > 0);
             assertTrue(reader.lockCounter("UPGRADE_DEADLOCKS") >= 1, "the plain reads' deadlock was an upgrade's");
-        }
-    }
-
-    /** hsqldb.for_update_lock=U: the update mode, shared with plain readers until the write converts it. */
-    @Test
-    void theJvmPropertyTakesTheUpdateModeInsteadToMeasureOneAgainstTheOther() throws Exception {
-        String before = System.getProperty("hsqldb.for_update_lock");
-        System.setProperty("hsqldb.for_update_lock", "U");
-        String url = url(EngineMode.A2L);
-        try (SessionThread a = new SessionThread(Engines.fork(url), "a");
-             SessionThread b = new SessionThread(Engines.fork(url), "b");
-             SessionThread reader = new SessionThread(Engines.fork(url), "reader")) {
-            create(a.connection());
-            assertEquals(List.of("DATABASE S", "PUBLIC.D S", "PUBLIC.D.ID S", "PUBLIC.D.N U", "PUBLIC.D.TAX S"),
-                    explain(a.connection(), "SELECT n, tax FROM d WHERE id = 1 FOR UPDATE OF n"));
-            a.setAutoCommit(false);
-            b.setAutoCommit(false);
-            a.setIsolation(Connection.TRANSACTION_SERIALIZABLE);
-            b.setIsolation(Connection.TRANSACTION_SERIALIZABLE);
-            a.queryLong("SELECT n FROM d WHERE id = 1 FOR UPDATE OF n");
-            assertEquals(20, reader.queryLong("SELECT n FROM d WHERE id = 2"), "plain readers share U");
-            Future<Integer> bRead = b.submit("SELECT n FROM d WHERE id = 2 FOR UPDATE OF n");
-            b.awaitLockWait();
-            assertFalse(bRead.isDone(), "U excludes U");
-            a.execute("UPDATE d SET n = n + 1 WHERE id = 1");
-            a.commit();
-            SessionThread.await(bRead);
-            b.commit();
-        } finally {
-            if (before == null) {
-                System.clearProperty("hsqldb.for_update_lock");
-            } else {
-                System.setProperty("hsqldb.for_update_lock", before);
-            }
         }
     }
 

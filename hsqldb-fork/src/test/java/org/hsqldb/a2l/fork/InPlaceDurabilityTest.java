@@ -119,8 +119,9 @@ class InPlaceDurabilityTest {
 
     /**
      * Under LOCK GRANULARITY CELL, sessions that update different rows of one column commit
-     * together (cells) and are replayed in one thread, which takes the whole column while the
-     * table is not contended: each transaction's log records must come with its COMMIT, not
+     * together (cells) and are replayed in one thread, whose statements (the log's DELETE and
+     * INSERT of each row, with every column's value) lock whole columns: each transaction's log
+     * records must come with its COMMIT, not
      * between another's records and COMMIT, or the replay waits for itself for good.
      */
     @Test
@@ -157,24 +158,15 @@ class InPlaceDurabilityTest {
         }
         pool.shutdown();
         shutdown(url, "SHUTDOWN IMMEDIATELY");
-        // replayed with cells only on contended tables, the default: the column, whole
-        String always = System.getProperty("hsqldb.lock_cells");
-        System.clearProperty("hsqldb.lock_cells");
-        try {
-            String state = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
-                try (Connection c = DriverManager.getConnection(url, "SA", "");
-                     Statement s = c.createStatement();
-                     ResultSet rs = s.executeQuery("SELECT COUNT(*), MIN(x), MAX(x) FROM t")) {
-                    rs.next();
-                    return rs.getInt(1) + ":" + rs.getInt(2) + ":" + rs.getInt(3);
-                }
-            }, "the replay of the log waits for itself");
-            assertEquals(threads + ":" + rounds + ":" + rounds, state);
-        } finally {
-            if (always != null) {
-                System.setProperty("hsqldb.lock_cells", always);
+        String state = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
+            try (Connection c = DriverManager.getConnection(url, "SA", "");
+                 Statement s = c.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT COUNT(*), MIN(x), MAX(x) FROM t")) {
+                rs.next();
+                return rs.getInt(1) + ":" + rs.getInt(2) + ":" + rs.getInt(3);
             }
-        }
+        }, "the replay of the log waits for itself");
+        assertEquals(threads + ":" + rounds + ":" + rounds, state);
         shutdown(url, "SHUTDOWN");
     }
 

@@ -192,17 +192,8 @@ class LockCoverageTest {
         @RequiresPatch("Lock-tables-through-lockmgr") // it waits in lockmgr; upstream's 2PL wait holds the session
         void aStatementRecompiledAfterWaitingForDdlTakesItsNewLocks() throws Exception {
             String url = "jdbc:hsqldb:mem:recompiled;hsqldb.latch_free=true";
-            // strictly FIFO queues, so that the DDL, queued first, is granted first: with a
-            // barge window the DELETE could pass it (lockmgr/README.md, "Fairness"). Read when
-            // the database opens, so put back at once.
-            System.setProperty("hsqldb.lock_barge_window", "0");
-            Connection first;
-            try {
-                first = Engines.fork(url);
-            } finally {
-                System.clearProperty("hsqldb.lock_barge_window");
-            }
-            try (Connection holder = first; Connection ddl = Engines.fork(url);
+            // queues are FIFO: the DDL, queued first, is granted first
+            try (Connection holder = Engines.fork(url); Connection ddl = Engines.fork(url);
                  Connection deleter = Engines.fork(url)) {
                 run(holder, "CREATE TABLE p (id INT PRIMARY KEY)", "CREATE TABLE c (id INT PRIMARY KEY, pid INT)",
                         "INSERT INTO p VALUES 1", "INSERT INTO c VALUES (5, 1)");
@@ -213,7 +204,7 @@ class LockCoverageTest {
 
                 CompletableFuture<Void> addKey = runAsync(ddl,
                         "ALTER TABLE c ADD FOREIGN KEY (pid) REFERENCES p (id) ON DELETE CASCADE");
-                awaitBlocked(ddl);
+                awaitWaiting(1);
                 CompletableFuture<Integer> deleted = CompletableFuture.supplyAsync(() -> {
                     try {
                         return delete.executeUpdate();
@@ -221,7 +212,10 @@ class LockCoverageTest {
                         throw new RuntimeException(e);
                     }
                 });
-                // the DDL queued first, so it runs first; then the DELETE, recompiled, cascades into c
+                // both queued, the DDL first: queued waiters are granted in queue order, so
+                // the DDL runs first; then the DELETE, recompiled, cascades into c (had the
+                // DELETE come after the commit, it could pass the DDL: "Fairness")
+                awaitWaiting(2);
                 holder.commit();
                 addKey.get(60, TimeUnit.SECONDS);
                 assertEquals(1, deleted.get(60, TimeUnit.SECONDS));
@@ -240,17 +234,19 @@ class LockCoverageTest {
         }
 
         /** Waits until some thread waits in the lock manager: the DDL, the only statement that can. */
-        private void awaitBlocked(Connection c) throws Exception {
+        /** Waits until {@code n} threads wait in the lock manager. */
+        private void awaitWaiting(int n) throws Exception {
             for (int i = 0; i < 6000; i++) {
                 if (Thread.getAllStackTraces().entrySet().stream()
-                        .anyMatch(e -> e.getKey().getState() != Thread.State.RUNNABLE
+                        .filter(e -> e.getKey().getState() != Thread.State.RUNNABLE
                                 && java.util.Arrays.stream(e.getValue())
-                                        .anyMatch(f -> f.getClassName().startsWith("org.hsqldb.a2l.lockmgr")))) {
+                                        .anyMatch(f -> f.getClassName().startsWith("org.hsqldb.a2l.lockmgr")))
+                        .count() >= n) {
                     return;
                 }
                 Thread.sleep(10);
             }
-            fail("the DDL never waited for the lock");
+            fail(n + " statements never waited for the lock");
         }
     }
 }

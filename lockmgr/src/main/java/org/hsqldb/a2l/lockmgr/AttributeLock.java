@@ -9,8 +9,6 @@ public final class AttributeLock extends CanonicalName {
     private final TableLock table;
     private final int column;
     private final String columnName;
-    /** Set by the first request for U or X on this attribute or on a cell under it; never cleared. */
-    private volatile boolean written;
 
     AttributeLock(TableLock table, int id, int column, String columnName) {
         super(table.manager, id);
@@ -41,26 +39,6 @@ public final class AttributeLock extends CanonicalName {
 
     public String columnName() {
         return columnName;
-    }
-
-    /**
-     * Whether an owner has asked for U or X on this column or on one of its cells, or for IX
-     * on a key range of its cells, since the name was made (whether or not it was granted). Until then a reader of a cell gains
-     * nothing over a reader of the whole column, which no reader excludes, and the whole
-     * column costs one lock per transaction instead of one per row: an engine may lock the
-     * column for its point reads while this is false. Any interleaving of that choice with
-     * a writer is safe, because S on the column conflicts with everything S on one of its
-     * cells does, and more: a reader that saw false and locks the column either holds it
-     * before the writer's intention asks (the writer waits) or queues behind the writer.
-     */
-    public boolean everWritten() {
-        return written;
-    }
-
-    void noteWrite() {
-        if (!written) {
-            written = true; // read first: most calls find it set and write no shared line
-        }
     }
 
     @Override

@@ -239,13 +239,6 @@ public final class FastLockManager extends LockManager {
                 || (kind == X && (shared(n, 0) != selfS || shared(n, 1) != selfI));
     }
 
-    @Override
-    boolean keepsOutShared(Owner o, Hold h, LockName n) {
-        return h == null ? heldAgainst(n, S, 0, 0, 0, 0, 0)
-                : heldAgainst(n, S, h.mode == S ? 1 : 0, h.mode == X ? 1 : 0, h.intent ? 1 : 0,
-                        h.mode == U ? 1 : 0, h.ix ? 1 : 0);
-    }
-
     /** Whether S or IS may be taken on the fast path with this word. */
     private static boolean sharedFits(long w, int kind, int selfX, int selfIX) {
         return (w & (WAITER | LockWord.DEAD)) == 0 && ((w & X_BIT) == 0 || selfX != 0)
@@ -261,15 +254,28 @@ public final class FastLockManager extends LockManager {
     /**
      * Under the queue monitor, with WAITER set: grants the request if it fits the holders
      * and (unless it is a conversion) the waiters queued ahead of {@code self}; for a new
-     * arrival ({@code self} null), those of them that have waited {@code window} or longer
-     * (LockManager's fairness rule; {@code window} is not used for a queued waiter).
+     * arrival ({@code self} null), those of them that have been passed {@code limit} times
+     * (LockManager's fairness rule; {@code limit} is not used for a queued waiter), and
+     * counts the pass for each conflicting waiter it goes past.
      */
     private static boolean tryGrant(WaitQueue q, Waiter self, LockName n, int slot, int kind,
-            int selfS, int selfX, int selfI, int selfU, int selfIX, boolean converter, long window) {
-        if (!converter && (self == null ? q.conflictAheadOfArrival(kind, window)
+            int selfS, int selfX, int selfI, int selfU, int selfIX, boolean converter, int limit) {
+        if (!converter && (self == null ? q.conflictAheadOfArrival(kind, limit)
                                         : q.conflictAhead(self, kind))) {
             return false;
         }
+        if (!grantIfFits(n, slot, kind, selfS, selfX, selfI, selfU, selfIX)) {
+            return false;
+        }
+        if (self == null && !converter && limit > 0) {
+            q.notePassed(kind);
+        }
+        return true;
+    }
+
+    /** tryGrant's grant: takes the request if it fits the holders. */
+    private static boolean grantIfFits(LockName n, int slot, int kind, int selfS, int selfX,
+            int selfI, int selfU, int selfIX) {
         long w = n.word();
         boolean otherX = (w & X_BIT) != 0 && selfX == 0;
         boolean otherU = (w & U_BIT) != 0 && selfU == 0;
@@ -332,7 +338,7 @@ public final class FastLockManager extends LockManager {
             boolean dead = (n.word() & LockWord.DEAD) != 0;
             if (dead
                     || tryGrant(q, null, n, slot, kind, selfS, selfX, selfI, selfU, selfIX, converter,
-                            bargeWindowNanos)) {
+                            bargeLimit)) {
                 if (q.isEmpty()) {
                     n.clearWaiterBit();
                 }
@@ -345,7 +351,6 @@ public final class FastLockManager extends LockManager {
                 return R_TIMEOUT;
             }
             w.set(n, kind, converter, selfS, selfX, selfI, selfU, selfIX, r, txn);
-            n.table().noteContended(); // owners met on the table
             q.enqueue(w);
             o.waitingOn = w;
             o.endWrite(); // publish holds + wait for the detector and snapshots
@@ -427,7 +432,7 @@ public final class FastLockManager extends LockManager {
             }
             synchronized (q) {
                 if (tryGrant(q, w, n, slot, w.kind, w.selfS, w.selfX, w.selfI, w.selfU, w.selfIX,
-                        w.converter, 0 /* a queued waiter: queue order, no window */)) {
+                        w.converter, 0 /* a queued waiter: queue order */)) {
                     o.beginWrite();
                     o.waitingOn = null;
                     q.remove(w);
@@ -634,28 +639,6 @@ public final class FastLockManager extends LockManager {
             return false;
         }
         return true;
-    }
-
-    /*
-     * Like X's fast path for an owner holding nothing: the X bit in a word of 0, then the
-     * stripes summed (a fast-path S or IS that raced sees the bit, backs off and queues; one
-     * that got in first shows in the sum, and the bit goes back).
-     */
-    @Override
-    boolean tryFreeze(LockName n) {
-        if (n.word() != 0 || shared(n) != 0 || !n.casWord(0, X_BIT)) {
-            return false;
-        }
-        if (shared(n) != 0) {
-            release(n, -X_BIT);
-            return false;
-        }
-        return true;
-    }
-
-    @Override
-    void unfreeze(LockName n) {
-        release(n, -X_BIT);
     }
 
     @Override

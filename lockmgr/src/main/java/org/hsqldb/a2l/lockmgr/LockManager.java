@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 
 /**
@@ -56,14 +56,16 @@ import java.util.function.Predicate;
  * upgrades or duration changes made by it are undone). Each name has a queue of
  * waiters in arrival order, granted among themselves in that order. A request from an
  * owner that holds nothing on the name (an arrival) waits behind any queued request it
- * conflicts with that has waited the barge window or longer ({@link #setBargeWindow});
- * younger waiters it may pass when the holders allow it, so a waiting X is passed by new
- * S requests only during the first window of its wait. A request from an owner that
+ * conflicts with that has been passed the barge limit of times ({@link #setBargeLimit};
+ * 0, the default, makes every queue FIFO); waiters passed fewer times it may pass when the
+ * holders allow it, so a waiting X is passed by at most that many new S requests. A
+ * request from an owner that
  * already holds something on the name (an upgrade, or S(T) while holding T's
  * attributes) only waits for conflicting holders.
  * When a wait closes a cycle in the wait-for graph (held-lock and queue-order edges),
  * the youngest transaction of the cycle (the owner whose first lock since it last held
- * nothing is the most recent) is refused with {@link LockResult.Status#DEADLOCK}, whoever
+ * nothing is the most recent, counted in transaction starts; a transaction retried after
+ * {@link #keepAge} keeps its age) is refused with {@link LockResult.Status#DEADLOCK}, whoever
  * closed the cycle and whoever found it; its own waiting {@code acquire} returns that. See
  * the implementations for how detection cannot miss a cycle.
  *
@@ -80,15 +82,16 @@ public abstract class LockManager {
     static final int GRANTED_NOW = 0, GRANTED_WAITED = 1, R_DEADLOCK = 2, R_TIMEOUT = 3,
             R_CANCELLED = 4, R_INTERRUPTED = 5, R_RETRY = 6;
     static final int DEFAULT_KEY_SWEEP_SIZE = 4096, DEFAULT_ESCALATION_THRESHOLD = 1024;
-    static final long DEFAULT_CONTENTION_MEMORY_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
-    /** Strictly FIFO unless the embedder chooses a window (the engine takes 20 ms). */
-    static final long DEFAULT_BARGE_WINDOW_NANOS = 0;
+    /** Strictly FIFO unless the embedder lets arrivals pass waiters (setBargeLimit). */
+    static final int DEFAULT_BARGE_LIMIT = 0;
     /** A lockNode timeout: grant now or fail with R_TIMEOUT, never queue (escalation attempts). */
     static final long NO_WAIT = Long.MIN_VALUE;
 
     private final ConcurrentHashMap<Object, TableLock> tables = new ConcurrentHashMap<>();
     private final AtomicInteger nameIds = new AtomicInteger();
     private final AtomicInteger ownerSeq = new AtomicInteger();
+    /** Transactions started (an owner's first lock since it held nothing): their ages. */
+    private final AtomicLong txnStarts = new AtomicLong();
     /** Registered owners. */
     final Set<Owner> owners = ConcurrentHashMap.newKeySet();
     private final Object registryLock = new Object();
@@ -101,9 +104,8 @@ public abstract class LockManager {
     private volatile int keyPartSweepSize =
             Math.max(1, DEFAULT_KEY_SWEEP_SIZE / LockName.Keys.PARTS);
     private volatile boolean forgetting = true;
-    private volatile long contentionMemoryNanos = DEFAULT_CONTENTION_MEMORY_NANOS;
     /** Read by the managers' arrival checks (WaitQueue.conflictAheadOfArrival). */
-    volatile long bargeWindowNanos = DEFAULT_BARGE_WINDOW_NANOS;
+    volatile int bargeLimit = DEFAULT_BARGE_LIMIT;
     /** Test hook: run by each waiter once its wait is published (see waitPublished). */
     private volatile Runnable waitPublished;
 
@@ -196,6 +198,19 @@ public abstract class LockManager {
     }
 
     /**
+     * Lets the owner's next transaction keep the age of its current one in the deadlock
+     * victim rule (the youngest transaction of a cycle is refused): for a transaction that
+     * was refused as a victim and is about to be retried, which would otherwise be the
+     * youngest again each time it meets the same older transactions. Call it before the
+     * transaction's {@link #releaseAll}; the next acquire that finds the owner holding
+     * nothing takes the kept age instead of a new one, once. For the owner's own thread.
+     */
+    public final void keepAge(Owner o) {
+        checkOwner(o);
+        o.keepAge = true;
+    }
+
+    /**
      * The timeout used when {@link #acquire} is given {@code timeoutNanos <= 0}; 0 (the
      * initial value) means wait without limit.
      */
@@ -263,69 +278,6 @@ public abstract class LockManager {
         return acquireSet(o, set, duration, NO_WAIT) == LockResult.GRANTED;
     }
 
-    /**
-     * Whether other owners' holds keep S out of {@code n} now: another's X, or IX (on a table,
-     * an inserter; on an attribute, a writer of one of its cells or key ranges; U lets S in).
-     * A hint, not a lock: read without waiting, and it may change at once. For an engine
-     * choosing a granularity (the engine's join that reaches rows by key tries S on their key
-     * range's values only while no other owner writes the column). For the owner's own thread.
-     */
-    public final boolean othersKeepOutShared(Owner o, LockName n) {
-        checkOwner(o);
-        beginCall();
-        try {
-            return keepsOutShared(o, o.find(n), n);
-        } finally {
-            endCall();
-        }
-    }
-
-    /**
-     * Whether another owner is the last to have asked for U, X or IX (granted or not) on a
-     * keyed name under attribute {@code a} (a cell, or a key range of cells) whose key shares
-     * {@code key}'s first value, or {@code o} is and took over from another less than
-     * {@code nanos} ago. False if nobody has asked yet, or {@code o} took over from nobody.
-     * With 0: whether another is the last. A request that the owner's own hold on its name
-     * covers (the same mode or a stronger one, IX only by IX or X, and for as long) is not an
-     * ask: it is answered from the owner's holds. The record is kept per partition of the
-     * parent's key table (LockName.Keys), so keys with other first values may share it, their
-     * writers counting as this key's. A hint, not a lock, like othersKeepOutShared: the
-     * engine's join that reaches rows by key tries S on their key range's values while the
-     * other writers of its column write elsewhere (TPC-C at 2 clients: each terminal's
-     * New-Orders write its own warehouse's stock, mostly).
-     */
-    public final boolean othersWroteKeysWithin(Owner o, AttributeLock a, Object key,
-            long nanos) {
-        checkOwner(o);
-        if (a.manager != this) {
-            throw new IllegalArgumentException(a + " belongs to another lock manager");
-        }
-        if (key == null) {
-            throw new NullPointerException("key");
-        }
-        LockName.KeyPart p = a.keyPartIfAny(key);
-        if (p == null) {
-            return false;
-        }
-        int last = p.lastWriter;
-        if (last != o.seq + 1) {
-            return last != 0;
-        }
-        long since = p.lastWriterSince;
-        return nanos > 0 && since != LockName.KeyPart.NEVER && System.nanoTime() - since < nanos;
-    }
-
-    private static void noteKeyWriter(Owner o, LockName.KeyPart p) {
-        int last = p.lastWriter, me = o.seq + 1;
-        if (last != me) { // read first: one owner's writes find it set and write nothing
-            p.lastWriterSince = last == 0 ? LockName.KeyPart.NEVER : System.nanoTime();
-            p.lastWriter = me;
-        }
-    }
-
-    /** othersKeepOutShared, with the owner's hold on {@code n} (null if none). */
-    abstract boolean keepsOutShared(Owner o, Hold h, LockName n);
-
     private LockResult acquireSet(Owner o, LockRequest[] set, LockDuration duration,
             final long timeout) {
         checkOwner(o);
@@ -353,9 +305,8 @@ public abstract class LockManager {
                 // a keyed name the owner holds well enough already is found in the owner's
                 // own table: no partition, key table or parent's hold to visit (a statement
                 // often asks again for the cells an earlier one took, as an UPDATE does after
-                // its SELECT ... FOR UPDATE). Nothing else is done for it: the writer is not
-                // noted again (noteKeyWriter), and no escalation is tried (a held name adds
-                // no lock memory).
+                // its SELECT ... FOR UPDATE). Nothing else is done for it: no escalation is
+                // tried (a held name adds no lock memory).
                 Hold kh = null;
                 if (key != null) {
                     kh = o.findKeyed(name, key);
@@ -364,16 +315,9 @@ public abstract class LockManager {
                         continue;
                     }
                 }
-                // the key's partition of the parent's key table, found once per request
+                // the key's partition of the parent's key table, found once per request (by
+                // the first lookup of the keyed name below; a refused escalation reuses it)
                 LockName.KeyPart part = null;
-                // (IX on an attribute is IX on a key range of its cells: their writer)
-                if ((mode == U || mode == X || mode == IX) && name instanceof AttributeLock) {
-                    ((AttributeLock) name).noteWrite();
-                    if (key != null) {
-                        part = name.keys().part(key);
-                        noteKeyWriter(o, part);
-                    }
-                }
                 boolean escalated = false;
                 if (key != null) {
                     Hold ph = o.find(name);
@@ -413,8 +357,12 @@ public abstract class LockManager {
                             o.callStamp = 1;
                         }
                         o.journalSize = 0;
-                        if (o.size == 0) {
-                            o.txnStartNanos = System.nanoTime(); // a transaction's first lock
+                        if (o.size == 0) { // a transaction's first lock
+                            if (o.keepAge) {
+                                o.keepAge = false;
+                            } else {
+                                o.txnStart = txnStarts.incrementAndGet();
+                            }
                         }
                     }
                     if (h != null && covers(h, mode)) {
@@ -774,25 +722,6 @@ public abstract class LockManager {
         return escalationThreshold;
     }
 
-    /**
-     * How long a table stays {@link TableLock#contended() contended} after the last wait on
-     * it or under it, at least (it is cleared only when, besides, nobody holds anything on
-     * the table); default 250 ms. Long enough that a table whose owners meet now and then
-     * keeps its keys between meetings; short enough that the waits of a bulk load are
-     * forgotten when the load's transactions have ended. 0: forgotten as soon as the table
-     * is free.
-     */
-    public final void setContentionMemory(long nanos) {
-        if (nanos < 0) {
-            throw new IllegalArgumentException("contention memory " + nanos);
-        }
-        contentionMemoryNanos = nanos;
-    }
-
-    public final long contentionMemoryNanos() {
-        return contentionMemoryNanos;
-    }
-
     /** Test hook: {@code hook} is run by each waiter once its wait is published; null for none. */
     final void setWaitPublishedHook(Runnable hook) {
         waitPublished = hook;
@@ -811,23 +740,23 @@ public abstract class LockManager {
     }
 
     /**
-     * How long a queued waiter may be passed by requests that arrive after it (from owners
-     * that hold nothing on the name), when the holders allow them; default 0 (strictly
-     * FIFO; the engine sets 20 ms, its -Dhsqldb.lock_barge_window). Arrivals
-     * are granted past a waiter only during the first window of its wait; after that they
-     * queue behind it, and it waits for the holders it finds then (those that passed it
-     * included, to the end of their transactions). Keeps a busy lock with threads that run
-     * rather than handing it to one that must first be woken (README, "Fairness").
+     * How many times a queued waiter may be passed by conflicting requests that arrive after
+     * it (from owners that hold nothing on the name), when the holders allow them; default 0
+     * (strictly FIFO). Once a waiter has been passed that many times, arrivals that conflict
+     * with it queue behind it, and it waits for the holders it finds then (those that passed
+     * it included, to the end of their transactions). Keeps a busy lock with threads that run
+     * rather than handing it to one that must first be woken (README, "Fairness"). A count,
+     * not a time, so the same sequence of requests is granted in the same order.
      */
-    public final void setBargeWindow(long nanos) {
-        if (nanos < 0) {
-            throw new IllegalArgumentException("barge window " + nanos);
+    public final void setBargeLimit(int passes) {
+        if (passes < 0) {
+            throw new IllegalArgumentException("barge limit " + passes);
         }
-        bargeWindowNanos = nanos;
+        bargeLimit = passes;
     }
 
-    public final long bargeWindowNanos() {
-        return bargeWindowNanos;
+    public final int bargeLimit() {
+        return bargeLimit;
     }
 
     /** How many keyed names under {@code parent} the manager keeps now (held, awaited, or not yet forgotten). */
@@ -1161,7 +1090,7 @@ public abstract class LockManager {
         final int kind;
         final boolean converter;
         final LockRequest request;
-        final long txnStartNanos;
+        final long txnStart;
         List<Object[]> succ; // {View, WaitEdge}
         int state;
         boolean invalid;
@@ -1174,12 +1103,12 @@ public abstract class LockManager {
             this.kind = w.kind;
             this.converter = w.converter;
             this.request = w.request;
-            this.txnStartNanos = owner.txnStartNanos;
+            this.txnStart = owner.txnStart;
         }
 
         /** Younger: its transaction took its first lock later (ties: registered later). */
         boolean isYoungerThan(View o) {
-            long d = txnStartNanos - o.txnStartNanos;
+            long d = txnStart - o.txnStart;
             return d != 0 ? d > 0 : owner.seq > o.owner.seq;
         }
     }
@@ -1462,18 +1391,6 @@ public abstract class LockManager {
      * or awaits it, or is about to.
      */
     abstract boolean tryKill(KeyLock k);
-
-    /**
-     * If no owner holds or awaits anything on {@code n}, intentions included (for a table:
-     * nothing under it either), keeps it so until {@link #unfreeze}, as a momentary X held by
-     * nobody would (requests meanwhile wait), and returns true; false, and no change,
-     * otherwise. For a short action between the two calls: clearing a table's contention
-     * flag at an instant nobody holds anything on it.
-     */
-    abstract boolean tryFreeze(LockName n);
-
-    /** Ends a {@link #tryFreeze} that returned true, and wakes whoever came meanwhile. */
-    abstract void unfreeze(LockName n);
 
     /** Wakes the owner if it waits (after a cancel, or when it was chosen as a deadlock victim). */
     abstract void wake(Owner o);

@@ -160,12 +160,6 @@ public abstract class LockName {
         return k == null ? null : k.part(key).map.get(key);
     }
 
-    /** The partition of the key table that {@code key} goes to; null if there is no table yet. */
-    final KeyPart keyPartIfAny(Object key) {
-        Keys k = keys;
-        return k == null ? null : k.part(key);
-    }
-
     /** The keyed names made under this one so far and not yet forgotten (for tests and display). */
     final int keyCount() {
         Keys k = keys;
@@ -227,19 +221,5 @@ public abstract class LockName {
         final AtomicBoolean sweeping = new AtomicBoolean();
         /** How many names the last sweep left (a hint: read without synchronization). */
         volatile int leftBySweep;
-        /**
-         * Which owner last asked for U, X or IX (granted or not) on a key of this partition
-         * under an attribute (a writer of a cell or of a key range of cells): its
-         * {@code Owner.seq + 1}, 0 before the first (a number, so that a closed session's
-         * Owner is not kept). A hint for LockManager.othersWroteKeysWithin, written only when
-         * it changes, so that one owner's writes leave the line shared.
-         */
-        volatile int lastWriter;
-        /**
-         * System.nanoTime() when lastWriter took over from another owner; NEVER if it took
-         * over from nobody. Written before lastWriter, by the owner taking over.
-         */
-        volatile long lastWriterSince = NEVER;
-        static final long NEVER = Long.MIN_VALUE;
     }
 }

@@ -78,11 +78,6 @@ public final class MutexLockManager extends LockManager {
         }
     }
 
-    @Override
-    boolean keepsOutShared(Owner o, Hold h, LockName n) {
-        return blocked(o, n, S); // (under the mutex: beginCall)
-    }
-
     private static void grant(Owner o, LockName n, int kind) {
         State st = state(n);
         if (kind == IS) {
@@ -116,7 +111,10 @@ public final class MutexLockManager extends LockManager {
             return R_RETRY;
         }
         if (!blocked(o, n, kind) && (converter || n.queueEmpty()
-                || !n.queue().conflictAheadOfArrival(kind, bargeWindowNanos))) {
+                || !n.queue().conflictAheadOfArrival(kind, bargeLimit))) {
+            if (!converter && !n.queueEmpty() && bargeLimit > 0) {
+                n.queue().notePassed(kind);
+            }
             grant(o, n, kind);
             return GRANTED_NOW;
         }
@@ -126,7 +124,6 @@ public final class MutexLockManager extends LockManager {
         WaitQueue q = n.queue(); // (a keyed name's is made by its first waiter)
         Waiter w = o.waiter;
         w.set(n, kind, converter, 0, 0, 0, 0, 0, r, txn);
-        n.table().noteContended(); // owners met on the table
         q.enqueue(w);
         o.waitingOn = w;
         o.endWrite();
@@ -226,22 +223,6 @@ public final class MutexLockManager extends LockManager {
         }
         k.orWord(LockWord.DEAD);
         return true;
-    }
-
-    /* Holds the global mutex from a true tryFreeze to its unfreeze: nobody locks meanwhile. */
-    @Override
-    boolean tryFreeze(LockName n) {
-        mutex.lock();
-        if (state(n).isFree() && n.queueEmpty()) {
-            return true;
-        }
-        mutex.unlock();
-        return false;
-    }
-
-    @Override
-    void unfreeze(LockName n) {
-        mutex.unlock();
     }
 
     private static void unlock(Owner o, LockName n, int fromMode, int toMode) {

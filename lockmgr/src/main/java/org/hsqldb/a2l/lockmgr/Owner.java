@@ -78,10 +78,13 @@ public final class Owner extends OwnerPad {
     java.util.List<WaitEdge> lastCycle;
 
     /**
-     * When the owner's transaction took its first lock (System.nanoTime(), set when an
-     * acquire finds it holding nothing): the age that picks deadlock victims.
+     * The age that picks deadlock victims: the manager's count of transaction starts when
+     * this owner's transaction took its first lock (set when an acquire finds it holding
+     * nothing), or, after {@link LockManager#keepAge}, the age of the transaction before.
      */
-    long txnStartNanos;
+    long txnStart;
+    /** Set by {@link LockManager#keepAge}: the next transaction start keeps txnStart. */
+    boolean keepAge;
     /**
      * Set by another waiter's deadlock search that chose this owner's current wait as
      * the victim: the seqlock version the wait was published with (-1: none). A wait that

@@ -13,19 +13,12 @@ public final class TableLock extends CanonicalName {
     private final String displayName;
     private volatile AttributeLock[] attributes = new AttributeLock[0];
     volatile boolean dropped;
-    /** When an owner last queued on the table or under it (System.nanoTime), or NOT_CONTENDED. */
-    private volatile long lastWait = NOT_CONTENDED;
-    /** Set under X on the table while it is flagged; cleared with the flag. */
-    private volatile boolean structureShared;
     /** Bit j: key ranges of j values have their first rows read by name; set under S or more. */
     private volatile long firstRowsRead;
-    private static final long NOT_CONTENDED = Long.MIN_VALUE;
-    private static final VarHandle LAST_WAIT;
     private static final VarHandle FIRST_ROWS_READ;
 
     static {
         try {
-            LAST_WAIT = MethodHandles.lookup().findVarHandle(TableLock.class, "lastWait", long.class);
             FIRST_ROWS_READ = MethodHandles.lookup().findVarHandle(TableLock.class, "firstRowsRead",
                     long.class);
         } catch (ReflectiveOperationException e) {
@@ -81,98 +74,6 @@ public final class TableLock extends CanonicalName {
     }
 
     /**
-     * Whether owners meet on this table: an owner has queued behind another on the table or
-     * on a name under it (an attribute, a row key, a cell), and the table has not been quiet
-     * since. It is quiet, and this turns false again, once no owner has queued there for
-     * {@link LockManager#setContentionMemory the contention memory} and no owner holds
-     * anything on the table (every lock under it takes an intention on it, so its own lock
-     * state says so); the call that finds both clears the flag, at an instant when nobody
-     * holds or can take anything on the table (it holds the table's lock word for that
-     * instant, as a request for X would). While the flag is false the owners that use the
-     * table do not meet on it, and an engine may lock its columns and the table whole, which
-     * costs one lock where keys cost one per row: any choice of granularity is safe, the
-     * hierarchy's intentions make coarse and fine locks conflict wherever they overlap; only
-     * concurrency differs, and a wait says there is some. As the flag is cleared only while
-     * nobody holds anything on the table, a table goes from keys back to whole locks as it
-     * went from whole locks to keys, with nobody holding the other kind: bulk loaders that
-     * met on a table no longer key it for the rest of the run, and a transaction that holds
-     * keys on a table is not made to wait by its own later whole-table request. An owner
-     * that decided on keys before a clear and locks them after it sets the flag again
-     * ({@link #markContended}).
-     */
-    public boolean contended() {
-        long last = lastWait;
-        if (last == NOT_CONTENDED) {
-            return false;
-        }
-        if (System.nanoTime() - last < manager.contentionMemoryNanos() || !manager.tryFreeze(this)) {
-            return true;
-        }
-        try {
-            // a wait since we read lastWait wrote a new time: the flag stays
-            if (!LAST_WAIT.compareAndSet(this, last, NOT_CONTENDED)) {
-                return true;
-            }
-            structureShared = false;
-            return false;
-        } finally {
-            manager.unfreeze(this);
-        }
-    }
-
-    /**
-     * The flag as it is now, without trying to clear it: true from a wait on the table (or
-     * {@link #markContended}) until a {@link #contended()} call finds the table quiet and
-     * free. An owner holding anything on the table therefore sees it stay set once set.
-     * Cheap: one volatile read.
-     */
-    public boolean flagged() {
-        return lastWait != NOT_CONTENDED;
-    }
-
-    /**
-     * Sets the flag as a wait would. For an owner that holds keyed locks on the table
-     * (decided on while the flag was set) and finds it cleared meanwhile: the table then
-     * reads as contended while those locks are held (holding them, the owner keeps it set
-     * until they are released), and {@link #markStructureShared} may be called.
-     */
-    public void markContended() {
-        noteContended();
-    }
-
-    /**
-     * Whether the table's rows are inserted and deleted by owners that hold IX on it beside
-     * owners that walk it by key: set by {@link #markStructureShared}, cleared with the
-     * contention flag (so only at an instant when nobody holds anything on the table). An
-     * engine whose indexes are not safe for a change beside a walk takes a latch for both
-     * while this is set (the fork's store latch); while it is not, a change needs X on the
-     * table, which no owner that walks it shares. Cheap: one volatile read.
-     */
-    public boolean structureShared() {
-        return structureShared;
-    }
-
-    /**
-     * Sets {@link #structureShared} for owner {@code o}, which holds X on the table while
-     * the table is flagged: nobody else holds anything on it, so no owner's walk that began
-     * without the latch is still going on, and the flag, which the X keeps set, cannot be
-     * cleared before {@code o} lets others in. For the owner's own thread, like
-     * {@link LockManager#held}.
-     *
-     * @throws IllegalStateException if {@code o} does not hold X on the table, or the table
-     *         is not flagged
-     */
-    public void markStructureShared(Owner o) {
-        if (manager.held(o, this) != LockMode.X) {
-            throw new IllegalStateException(o + " does not hold X on " + displayName);
-        }
-        if (!flagged()) {
-            throw new IllegalStateException(displayName + " is not contended");
-        }
-        structureShared = true;
-    }
-
-    /**
      * Whether an owner has read the first row of a key range of {@code length} key values
      * of the table by its first-row name ({@link RowKey#firstOf}): from then on, an owner
      * that inserts or deletes a row under IX must take IX on the first-row name of each such
@@ -216,12 +117,6 @@ public final class TableLock extends CanonicalName {
             throw new IllegalArgumentException("a key range of " + length + " values");
         }
         return 1L << Math.min(length, 63);
-    }
-
-    /** An owner queues on the table or under it. */
-    void noteContended() {
-        long now = System.nanoTime();
-        lastWait = now == NOT_CONTENDED ? now + 1 : now;
     }
 
     /** Whether {@link LockManager#dropTable} was called for this table's key. */

@@ -48,7 +48,7 @@ final class WaitQueue {
             tail = w;
         }
         w.queued = true;
-        w.since = System.nanoTime();
+        w.passes = 0;
     }
 
     void remove(Waiter w) {
@@ -88,24 +88,28 @@ final class WaitQueue {
 
     /**
      * Whether a new arrival asking for {@code kind} must queue behind a waiter: one that
-     * asks for a conflicting kind and has waited at least {@code windowNanos}. Younger
-     * waiters may be passed (bounded barging); 0 makes the queue strictly FIFO.
+     * asks for a conflicting kind and has been passed {@code limit} times already. Waiters
+     * passed fewer times may be passed (bounded barging); 0 makes the queue strictly FIFO.
+     * A count, not a time: the same sequence of requests is granted in the same order.
      */
-    boolean conflictAheadOfArrival(int kind, long windowNanos) {
-        if (windowNanos <= 0) {
+    boolean conflictAheadOfArrival(int kind, int limit) {
+        if (limit <= 0) {
             return conflictAhead(null, kind);
         }
-        long now = 0; // the clock is read only once a conflicting waiter is met
         for (Waiter e = head; e != null; e = e.next) {
-            if (LockManager.kindsConflict(e.kind, kind)) {
-                if (now == 0) {
-                    now = System.nanoTime();
-                }
-                if (now - e.since >= windowNanos) {
-                    return true;
-                }
+            if (e.passes >= limit && LockManager.kindsConflict(e.kind, kind)) {
+                return true;
             }
         }
         return false;
+    }
+
+    /** An arrival asking for {@code kind} was granted past the queue: counts it for each waiter it passed. */
+    void notePassed(int kind) {
+        for (Waiter e = head; e != null; e = e.next) {
+            if (LockManager.kindsConflict(e.kind, kind)) {
+                e.passes++;
+            }
+        }
     }
 }

@@ -22,8 +22,11 @@ final class Waiter {
     int version;
     Waiter prev, next;
     boolean queued;
-    /** System.nanoTime() when it was queued (see WaitQueue.conflictAheadOfArrival). */
-    long since;
+    /**
+     * How many arrivals that conflict with it have been granted past it since it was queued
+     * (see WaitQueue.conflictAheadOfArrival).
+     */
+    int passes;
 
     Waiter(Owner owner) {
         this.owner = owner;

@@ -1,8 +1,8 @@
 /**
  * The A2L lock manager: S and X locks on tables and on attributes (table, column), held
  * by engine sessions for a statement or a transaction, with wait queues in arrival order
- * (new requests pass only waiters younger than the barge window), wait-for
- * graph deadlock detection and counters.
+ * (a new request may pass a waiter a bounded number of times), wait-for graph deadlock
+ * detection and counters.
  *
  * <p>Entry point: {@link org.hsqldb.a2l.lockmgr.LockManager#create()}. Names
  * ({@link org.hsqldb.a2l.lockmgr.TableLock}, {@link org.hsqldb.a2l.lockmgr.AttributeLock})

@@ -41,18 +41,6 @@ class FastLockManagerTest extends LockManagerContract {
         }
     }
 
-    /** A request that comes while a table is frozen waits, and is granted when it thaws. */
-    @Test
-    void aRequestDuringAFreezeWaitsAndIsGrantedAfterIt() {
-        Session a = session(1);
-        assertTrue(((FastLockManager) m).tryFreeze(t));
-        Future<LockResult> w = a.start(s(ta)); // IS on T first
-        awaitWaiting(a);
-        m.unfreeze(t);
-        assertEquals(Status.GRANTED, get(w).status());
-        a.releaseAll();
-    }
-
     /*
      * A commit frees every name it held before it wakes anyone: a wake-up enters the name's
      * queue monitor, where its waiters contend, and a name still held behind it would keep

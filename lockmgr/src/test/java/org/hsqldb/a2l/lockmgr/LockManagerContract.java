@@ -411,7 +411,7 @@ abstract class LockManagerContract {
 
     @Test
     void convertingAnUpdateLockWaitsForTheReadersItLetIn() {
-        m.setBargeWindow(0); // c must not pass the waiting converter within the window
+        m.setBargeLimit(0); // c must not pass the waiting converter
         Session a = session(1), b = session(2), c = session(3);
         a.grant(s(t), u(ta));
         b.grant(s(t), s(ta));
@@ -753,8 +753,8 @@ abstract class LockManagerContract {
         // c waits for X(T) behind b's S(T); a, holding nothing on T, must queue behind
         // c's X (fairness), so a waits for c; when b then waits for a, the cycle
         // b -> a -> c -> b goes through a queue-order edge (in a strictly FIFO queue: with
-        // a barge window, a would pass c while c is young)
-        m.setBargeWindow(0);
+        // a barge limit, a would pass c while c has been passed fewer times)
+        m.setBargeLimit(0);
         Session a = session(1), b = session(2), c = session(3);
         a.grant(x(u));
         b.grant(s(t));
@@ -825,7 +825,7 @@ abstract class LockManagerContract {
 
     @Test
     void waitingExclusiveIsNotStarvedByNewReaders() {
-        m.setBargeWindow(0); // strictly FIFO: no arrival passes a waiter
+        m.setBargeLimit(0); // strictly FIFO: no arrival passes a waiter
         Session a = session(1), b = session(2), c = session(3);
         a.grant(s(t), s(ta));
         Future<LockResult> bw = b.start(x(t));
@@ -840,25 +840,48 @@ abstract class LockManagerContract {
     }
 
     @Test
-    void anArrivalPassesOnlyWaitersYoungerThanTheBargeWindow() throws InterruptedException {
-        m.setBargeWindow(TimeUnit.HOURS.toNanos(1));
-        Session a = session(1), b = session(2), c = session(3), d = session(4);
+    void anArrivalPassesOnlyWaitersPassedFewerTimesThanTheBargeLimit() {
+        m.setBargeLimit(2);
+        Session a = session(1), b = session(2), c = session(3), d = session(4), e = session(5);
         a.grant(s(t), s(ta));
         Future<LockResult> bw = b.start(x(t));
         awaitWaiting(b);
-        // b has waited less than the window: c's S(T), compatible with a's, goes ahead of it
+        // b has been passed fewer than 2 times: c's and d's S(T), compatible with a's, go ahead
         c.grant(s(t), s(tb));
-        // once b has waited the window, arrivals queue behind it
-        m.setBargeWindow(TimeUnit.MILLISECONDS.toNanos(1));
-        Thread.sleep(5); // b's wait is now at least 5 ms: no upper bound on time is assumed
-        assertEquals(Status.TIMEOUT, d.tryShort(s(t)));
-        assertEquals(Status.TIMEOUT, d.tryShort(s(tc)));
+        d.grant(s(t));
+        // b has been passed twice: e queues behind it, and so does a retry of e's
+        assertEquals(Status.TIMEOUT, e.tryShort(s(t)));
+        assertEquals(Status.TIMEOUT, e.tryShort(s(tc)));
+        // an owner that holds something on T is not an arrival: it passes at any count
+        d.grant(s(tc));
         a.releaseAll();
         c.releaseAll();
+        d.releaseAll();
         assertEquals(Status.GRANTED, get(bw).status());
-        assertEquals(Status.TIMEOUT, d.tryShort(s(t)));
+        assertEquals(Status.TIMEOUT, e.tryShort(s(t)));
         b.releaseAll();
-        d.grant(s(t));
+        e.grant(s(t));
+    }
+
+    @Test
+    void theSameRequestsInTheSameOrderAreGrantedTheSameWay() {
+        // no clock: the order of grants depends only on the order of requests (and the limit)
+        for (int round = 0; round < 3; round++) {
+            m.setBargeLimit(1);
+            Session a = session(10 * round + 1), b = session(10 * round + 2), c = session(10 * round + 3),
+                    d = session(10 * round + 4);
+            a.grant(s(t));
+            Future<LockResult> bw = b.start(x(t));
+            awaitWaiting(b);
+            c.grant(s(t)); // passes b once
+            assertEquals(Status.TIMEOUT, d.tryShort(s(t)), "round " + round);
+            a.releaseAll();
+            c.releaseAll();
+            assertEquals(Status.GRANTED, get(bw).status());
+            b.releaseAll();
+            d.grant(s(t));
+            d.releaseAll();
+        }
     }
 
     @Test
@@ -866,10 +889,10 @@ abstract class LockManagerContract {
         // two readers take turns so that one of them holds S(T) at every instant: a token
         // says whose turn it is to let go, and its holder lets go only once the other holds
         // S again or is queued for it, then passes the token. Under unbounded barging the
-        // writer waits as long as they go on (this test then fails); with a window, a reader
-        // that comes back after the writer has waited the window queues behind it, and the
-        // other lets go.
-        m.setBargeWindow(TimeUnit.MILLISECONDS.toNanos(2));
+        // writer waits as long as they go on (this test then fails); with a limit, a reader
+        // that comes back after the writer has been passed that many times queues behind
+        // it, and the other lets go.
+        m.setBargeLimit(4);
         AtomicBoolean stop = new AtomicBoolean();
         AtomicInteger turn = new AtomicInteger();
         AtomicIntegerArray holds = new AtomicIntegerArray(2);
@@ -1122,92 +1145,6 @@ abstract class LockManagerContract {
     }
 
     @Test
-    void anAttributeIsMarkedWrittenByTheFirstWriteRequestOnItItsCellsOrItsKeyRangesGrantedOrNot() {
-        Session a = session(1), b = session(2);
-        a.grant(s(t), s(ta), cellS(tb, 1), cellS(tc, 1));
-        assertFalse(ta.everWritten() || tb.everWritten() || tc.everWritten());
-        a.grant(cellU(tb, 2));
-        assertTrue(tb.everWritten());
-        assertFalse(ta.everWritten());
-        assertEquals(Status.TIMEOUT, b.tryShort(x(ta))); // refused, still a writer that asked
-        assertTrue(ta.everWritten());
-        assertFalse(tc.everWritten());
-        b.grant(cellX(tc, 7));
-        assertTrue(tc.everWritten());
-        AttributeLock td = t.attribute(3, "D");
-        b.grant(cellS(td, 1));
-        assertFalse(td.everWritten());
-        b.grant(cellRangeIX(td, 2)); // a writer of the key range's cells
-        assertTrue(td.everWritten());
-        a.releaseAll();
-        b.releaseAll();
-        assertTrue(ta.everWritten() && tb.everWritten() && tc.everWritten()); // never cleared
-    }
-
-    @Test
-    void aTableIsMarkedContendedByAWaitOnItOrUnderItNotByGrants() {
-        m.setContentionMemory(TimeUnit.HOURS.toNanos(1)); // nothing is forgotten here
-        Session a = session(1), b = session(2);
-        a.grant(s(t), x(ta), cellX(tb, 1), s(u));
-        b.grant(s(t), s(tc), cellS(tb, 2), keyS(t, 8), x(ua));
-        assertFalse(t.contended() || u.contended(), "grants mark nothing");
-        m.setEscalationThreshold(1);
-        b.grant(cellS(tb, 3)); // an escalation tried and refused does not wait
-        assertFalse(t.contended());
-        assertEquals(Status.TIMEOUT, b.tryShort(cellS(tb, 1))); // a cell's wait
-        assertTrue(t.contended());
-        assertFalse(u.contended());
-        a.releaseAll();
-        b.releaseAll();
-        assertTrue(t.contended(), "remembered while the memory lasts");
-        b.grant(x(ua));
-        assertEquals(Status.TIMEOUT, a.tryShort(s(ua))); // an attribute's wait
-        assertTrue(u.contended());
-        b.releaseAll();
-    }
-
-    @Test
-    void aContendedTableIsForgottenOnlyWhenQuietAndFree() {
-        Session a = session(1), b = session(2);
-        b.grant(x(ua));
-        assertEquals(Status.TIMEOUT, a.tryShort(s(ua)));
-        m.setContentionMemory(0);
-        assertTrue(u.contended(), "b still holds a column of the table");
-        b.releaseAll();
-        a.grant(cellS(ua, 1)); // anything under the table keeps it
-        assertTrue(u.contended());
-        a.releaseAll();
-        assertFalse(u.contended(), "quiet and free: forgotten");
-        assertFalse(u.contended(), "and it stays so");
-        b.grant(keyX(u, 2));
-        assertFalse(u.contended(), "grants mark nothing");
-        assertEquals(Status.TIMEOUT, a.tryShort(keyS(u, 2))); // a row key's wait marks again
-        b.releaseAll();
-        m.setContentionMemory(TimeUnit.HOURS.toNanos(1));
-        assertTrue(u.contended(), "free but not quiet: remembered");
-        assertThrows(IllegalArgumentException.class, () -> m.setContentionMemory(-1));
-    }
-
-    @Test
-    void theFlagIsReadWithoutClearingAndSetAgainByAnOwnerHoldingKeys() {
-        Session a = session(1), b = session(2);
-        m.setContentionMemory(0);
-        b.grant(x(ua));
-        assertEquals(Status.TIMEOUT, a.tryShort(s(ua)));
-        b.releaseAll();
-        assertTrue(u.flagged());
-        assertTrue(u.flagged(), "reading the flag clears nothing");
-        assertFalse(u.contended()); // quiet and free: cleared
-        assertFalse(u.flagged());
-        a.grant(keyX(u, 1)); // keys decided on before the clear, locked after it
-        u.markContended();
-        assertTrue(u.contended(), "held: not free, so it stays");
-        assertTrue(u.flagged());
-        a.releaseAll();
-        assertFalse(u.contended());
-    }
-
-    @Test
     void firstRowsReadAreMarkedPerRangeLengthUnderSOnTheTableOnlyAndStay() {
         Session a = session(1), b = session(2);
         assertFalse(u.firstRowsRead());
@@ -1225,7 +1162,6 @@ abstract class LockManagerContract {
         assertFalse(u.firstRowsRead(1));
         assertThrows(IllegalArgumentException.class, () -> u.firstRowsRead(0));
         b.releaseAll();
-        assertFalse(u.contended());
         assertTrue(u.firstRowsRead(2), "never cleared");
     }
 
@@ -1247,32 +1183,6 @@ abstract class LockManagerContract {
     }
 
     @Test
-    void sharedStructureIsMarkedOnAFlaggedTableAndClearedOnlyWithTheFlag() {
-        Session a = session(1), b = session(2);
-        m.setContentionMemory(0);
-        assertFalse(u.structureShared());
-        a.grant(x(u));
-        assertThrows(IllegalStateException.class, () -> u.markStructureShared(a.o), "not flagged");
-        a.releaseAll();
-        b.grant(x(ua));
-        assertEquals(Status.TIMEOUT, a.tryShort(s(ua)));
-        b.releaseAll();
-        a.grant(keyX(u, 3));
-        assertThrows(IllegalStateException.class, () -> u.markStructureShared(a.o), "IX, not X");
-        a.grant(x(u)); // the first insert after the flag: the table whole
-        u.markStructureShared(a.o);
-        assertTrue(u.structureShared());
-        assertTrue(u.contended(), "held: the flag stays, and so does the mark");
-        a.releaseAll();
-        b.grant(keyX(u, 1)); // a keyed insert
-        assertTrue(u.contended());
-        assertTrue(u.structureShared());
-        b.releaseAll();
-        assertFalse(u.contended()); // quiet and free: both cleared
-        assertFalse(u.structureShared());
-    }
-
-    @Test
     void holdsAnySeesModesAndIntentionsOfTheOwnerOnly() {
         Session a = session(1), b = session(2);
         assertFalse(m.holdsAny(a.o, u));
@@ -1285,20 +1195,6 @@ abstract class LockManagerContract {
         b.grant(s(u));
         assertTrue(m.holdsAny(b.o, u));
         b.releaseAll();
-    }
-
-    @Test
-    void aTableIsFrozenOnlyWhenNobodyHoldsAnythingOnIt() {
-        Session a = session(1);
-        a.grant(cellS(ua, 1)); // an intention on U, through its column
-        assertFalse(m.tryFreeze(u));
-        assertTrue(m.tryFreeze(t), "nothing on T");
-        m.unfreeze(t);
-        a.releaseAll();
-        assertTrue(m.tryFreeze(u));
-        m.unfreeze(u);
-        a.grant(s(u)); // and nothing is left behind by a freeze
-        a.releaseAll();
     }
 
     static LockRequest cellS(AttributeLock a, int k) {
@@ -1373,99 +1269,24 @@ abstract class LockManagerContract {
         assertEquals(List.of(), m.snapshot());
     }
 
-    /** The hint says whether others' X or IX (not S, U or IS, nor the owner's own) is there. */
-    @Test
-    void othersKeepOutSharedSeesOthersXAndIxOnly() {
-        Session a = session(1), b = session(2);
-        java.util.function.BiPredicate<Session, LockName> hint =
-                (who, n) -> who.call(() -> m.othersKeepOutShared(who.o, n));
-        assertFalse(hint.test(b, ta));
-        a.grant(cellX(ta, 1));                   // IX(T.a), IS(T)
-        assertTrue(hint.test(b, ta));
-        assertFalse(hint.test(a, ta), "its own");
-        assertFalse(hint.test(b, tb), "another column");
-        assertFalse(hint.test(b, t), "an intention on the table");
-        b.grant(cellX(ta, 2));
-        assertTrue(hint.test(b, ta), "another's beside its own");
-        a.releaseAll();
-        assertFalse(hint.test(b, ta));
-        b.releaseAll();
-        a.grant(s(ta), u(tb));
-        assertFalse(hint.test(b, ta), "S");
-        assertFalse(hint.test(b, tb), "U lets S in");
-        a.grant(x(tb));
-        assertTrue(hint.test(b, tb));
-        a.releaseAll();
-        assertEquals(List.of(), m.snapshot());
-    }
-
-    @Test
-    void othersWroteKeysWithinNamesTheLastWriterOfAKeysFirstValueAndWhenItTookOver()
-            throws InterruptedException {
-        Session a = session(1), b = session(2);
-        long hour = TimeUnit.HOURS.toNanos(1);
-        java.util.function.BiPredicate<Session, Object> last =
-                (who, key) -> who.call(() -> m.othersWroteKeysWithin(who.o, ta, key, 0));
-        java.util.function.BiPredicate<Session, Object> withinAnHour =
-                (who, key) -> who.call(() -> m.othersWroteKeysWithin(who.o, ta, key, hour));
-        Object rangeOf1 = List.of(1), rangeOf2 = List.of(2);
-        assertFalse(last.test(b, rangeOf1), "nobody yet");
-        a.grant(LockRequest.cell(ta, List.of(1, 7), LockMode.X));
-        assertTrue(last.test(b, rangeOf1));
-        assertTrue(last.test(b, List.of(1, 9)), "any key with the first value");
-        assertFalse(last.test(a, rangeOf1), "its own");
-        assertFalse(withinAnHour.test(a, rangeOf1), "the first writer took over from nobody");
-        assertFalse(last.test(b, rangeOf2), "another first value");
-        assertFalse(b.call(() -> m.othersWroteKeysWithin(b.o, tb, rangeOf1, hour)), "another column");
-        a.releaseAll();
-        assertTrue(last.test(b, rangeOf1), "the last writer, not a holder");
-        b.grant(LockRequest.cell(ta, rangeOf1, LockMode.IX)); // a writer of a key range
-        assertFalse(last.test(b, rangeOf1));
-        assertTrue(withinAnHour.test(b, rangeOf1), "it took over from another just now");
-        Thread.sleep(2);
-        assertFalse(b.call(() -> m.othersWroteKeysWithin(b.o, ta, rangeOf1, 1_000_000)),
-                "but not within the last millisecond");
-        assertTrue(last.test(a, rangeOf1));
-        a.grant(LockRequest.cell(ta, List.of(1, 8), LockMode.S));
-        assertTrue(last.test(a, rangeOf1), "a reader is no writer");
-        assertEquals(Status.TIMEOUT, a.tryShort(LockRequest.cell(ta, rangeOf1, LockMode.U)));
-        assertFalse(last.test(a, rangeOf1), "U, asked for and not granted");
-        assertTrue(last.test(b, rangeOf1));
-        b.releaseAll();
-        b.grant(LockRequest.cell(ta, List.of(2, 8), LockMode.X));
-        assertFalse(last.test(a, rangeOf1), "another first value's writer is not the range's");
-        assertTrue(last.test(a, rangeOf2));
-        b.releaseAll();
-        a.releaseAll();
-        b.grant(x(ta));
-        assertFalse(last.test(a, rangeOf1), "a whole column's writer asks for no key");
-        b.releaseAll();
-        assertEquals(List.of(), m.snapshot());
-    }
-
     /**
      * A keyed name asked for again in the mode its owner holds it in (or a weaker one), for no
      * longer than it holds it, is answered from the owner's own holds: a request granted at
-     * once, and no ask of the key's partition (its last writer stays who it was). Held more
-     * weakly, or only for the statement when the transaction asks, it takes the full path: an
-     * upgrade, or a hold kept past the statement's end.
+     * once. Held more weakly, or only for the statement when the transaction asks, it takes
+     * the full path: an upgrade, or a hold kept past the statement's end.
      */
     @Test
     void aKeyedNameAskedForAgainIsFoundAmongTheOwnersHolds() {
         Session a = session(1), b = session(2);
-        java.util.function.BiPredicate<Session, Object> last =
-                (who, key) -> who.call(() -> m.othersWroteKeysWithin(who.o, ta, key, 0));
         Object rangeOf1 = List.of(1);
         LockRequest cell = LockRequest.cell(ta, List.of(1, 7), LockMode.X);
         LockRequest range = LockRequest.cell(ta, rangeOf1, LockMode.IX);
         a.grant(range, cell);
         b.grant(LockRequest.cell(ta, List.of(1, 8), LockMode.X));
-        assertTrue(last.test(a, rangeOf1), "b asked last");
         long requests = m.counters().requests(), immediate = m.counters().immediate();
         a.grant(range, cell, LockRequest.cell(ta, List.of(1, 7), LockMode.S));
         assertEquals(requests + 3, m.counters().requests());
         assertEquals(immediate + 3, m.counters().immediate());
-        assertTrue(last.test(a, rangeOf1), "what a holds it does not ask for again");
         assertEquals(Status.TIMEOUT, b.tryShort(cell), "and holds still");
 
         a.grant(STATEMENT, cellS(tb, 3));

@@ -67,14 +67,14 @@ class RandomizedConcurrencyTest {
     /**
      * @param mix "hot": every statement kind, many conflicts and deadlocks; "reads": 90%
      *        selects, races between fast-path readers and writers rather than queues
-     * @param windowMs the barge window: 0, strictly FIFO queues; 1, arrivals pass waiters
-     *        younger than 1 ms (most waits here are shorter), so both rules are met
+     * @param limit the barge limit: 0, strictly FIFO queues; 4, arrivals pass a waiter
+     *        until it has been passed 4 times, so both rules are met
      */
-    @ParameterizedTest(name = "{0}, {1}, {2}, barge window {3} ms")
-    @CsvSource({"fast, forever, hot, 0", "fast, forever, hot, 1", "fast, timeouts, hot, 1",
-        "mutex, forever, hot, 1", "mutex, timeouts, hot, 0", "fast, forever, reads, 1",
+    @ParameterizedTest(name = "{0}, {1}, {2}, barge limit {3}")
+    @CsvSource({"fast, forever, hot, 0", "fast, forever, hot, 4", "fast, timeouts, hot, 4",
+        "mutex, forever, hot, 4", "mutex, timeouts, hot, 0", "fast, forever, reads, 4",
         "mutex, forever, reads, 0"})
-    void randomWorkload(String impl, String waits, String mix, int windowMs) throws Exception {
+    void randomWorkload(String impl, String waits, String mix, int limit) throws Exception {
         boolean forever = waits.equals("forever");
         LockManager m;
         if (impl.equals("fast")) {
@@ -86,7 +86,7 @@ class RandomizedConcurrencyTest {
         } else {
             m = new MutexLockManager();
         }
-        m.setBargeWindow(TimeUnit.MILLISECONDS.toNanos(windowMs));
+        m.setBargeLimit(limit);
         new Run(m, forever, mix.equals("reads"), 42 + impl.hashCode() + waits.hashCode() + mix.hashCode()).go();
     }
 

@@ -74,7 +74,7 @@ public final class Engine {
             throw new EngineException("file databases of other engines than the peers', and the network server, are"
                     + " for HSQLDB configurations only");
         }
-        // read by the engine when it opens a database (the fork's hsqldb.for_update_lock, say)
+        // read by the engine when it opens a database (hsqldb.lock_check, say)
         config.systemProperties().forEach(System::setProperty);
         List<Path> paths = jars.jarsFor(config);
         if (!config.isHsqldb()) config.dialect().beforeLoad();

@@ -18,8 +18,7 @@ class EngineRegistryTest {
         EngineRegistry r = EngineRegistry.load();
         assertEquals(List.of("upstream", "upstream-mvcc", "upstream-mvlocks", "fork-locks", "fork-lf", "fork-a2l",
                 "fork-a2l-latched", "fork-a2l-cell", "fork-lf-rl", "fork-a2l-rl", "fork-mvlocks", "fork-mvcc",
-                "fork-a2l-plain", "fork-a2l-uread", "fork-a2l-fifo", "fork-a2l-cell-fifo", "fork-a2l-cell-escalate-64",
-                "fork-a2l-cell-increments", "h2", "derby", "postgresql"), r.names());
+                "fork-a2l-plain", "h2", "derby", "postgresql"), r.names());
         assertEquals("declared-write-sets", r.find("fork-a2l-rl").orElseThrow().hook());
         EngineConfig up = r.find("upstream").orElseThrow();
         assertEquals(EngineConfig.JarKind.UPSTREAM, up.jar());
@@ -143,21 +142,13 @@ class EngineRegistryTest {
         EngineConfig plain = r.find("fork-a2l-plain").orElseThrow();
         assertEquals(ReadsForUpdate.PLAIN, plain.reads());
         assertTrue(plain.isVariant());
-        EngineConfig uread = r.find("fork-a2l-uread").orElseThrow();
-        assertEquals(Map.of("hsqldb.for_update_lock", "U"), uread.systemProperties());
-        assertTrue(uread.isVariant());
-        for (String fifo : List.of("fork-a2l-fifo", "fork-a2l-cell-fifo")) {
-            EngineConfig f = r.find(fifo).orElseThrow();
-            assertEquals(Map.of("hsqldb.lock_barge_window", "0"), f.systemProperties());
-            assertTrue(f.isVariant());
-        }
-        EngineConfig escalate64 = r.find("fork-a2l-cell-escalate-64").orElseThrow();
-        assertEquals(Map.of("hsqldb.lock_escalation", "64"), escalate64.systemProperties());
-        assertTrue(escalate64.isVariant());
-        EngineConfig increments = r.find("fork-a2l-cell-increments").orElseThrow();
-        assertEquals(Map.of("hsqldb.cell_increments", "true"), increments.systemProperties());
-        assertEquals("jdbc:hsqldb:mem:tpcc;hsqldb.tx=a2l;hsqldb.lock_granularity=cell", increments.url("tpcc"));
-        assertTrue(increments.isVariant());
+        // a JVM property for the engine (the fork's -Dhsqldb.lock_check, say) makes a variant too
+        EngineConfig checked = EngineRegistry.parse(List.of(
+                "fork-a2l-checked | fork | hsqldb.tx=a2l;hsqldb.lock_granularity=cell | | none"
+                        + " | property=hsqldb.lock_check=true")).find("fork-a2l-checked").orElseThrow();
+        assertEquals(Map.of("hsqldb.lock_check", "true"), checked.systemProperties());
+        assertEquals("jdbc:hsqldb:mem:tpcc;hsqldb.tx=a2l;hsqldb.lock_granularity=cell", checked.url("tpcc"));
+        assertTrue(checked.isVariant());
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> EngineRegistry.parse(List.of("a | fork | x | | none | reads=sometimes")));
         assertTrue(e.getMessage().contains("line 1") && e.getMessage().contains("sometimes"), e.getMessage());
