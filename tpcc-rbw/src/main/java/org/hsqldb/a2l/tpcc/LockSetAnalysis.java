@@ -109,6 +109,17 @@ public final class LockSetAnalysis {
     public static Map<TxnType, Result> analyze(Connection connection, Scale scale, NURandConstants constants,
                                                long seed, StatementOrder order, int samples, ReadsForUpdate reads)
             throws SQLException {
+        return analyze(connection, scale, constants, seed, order, samples, reads, ClientShape.HARNESS);
+    }
+
+    /**
+     * As above, with the transactions sent as {@code shape} says (New-Order's batches, and its
+     * insert order on the constrained schema, which the connection's database must have).
+     */
+    public static Map<TxnType, Result> analyze(Connection connection, Scale scale, NURandConstants constants,
+                                               long seed, StatementOrder order, int samples, ReadsForUpdate reads,
+                                               ClientShape shape)
+            throws SQLException {
         connection.setAutoCommit(false);
         connection.setTransactionIsolation(Connection.TRANSACTION_SERIALIZABLE);
         LockSetAnalysis analysis = new LockSetAnalysis(connection);
@@ -118,7 +129,7 @@ public final class LockSetAnalysis {
                     1, 1);
             List<List<String>> traces = new ArrayList<>();
             for (int i = 0; i < samples; i++) {
-                traces.add(trace(connection, scale, inputs.next(type), order, reads));
+                traces.add(trace(connection, scale, inputs.next(type), order, reads, shape));
             }
             results.put(type, analysis.analyze(type, traces));
         }
@@ -127,14 +138,14 @@ public final class LockSetAnalysis {
 
     /** The SQL one transaction executes, in order; the transaction is rolled back. */
     private static List<String> trace(Connection connection, Scale scale, TxnInput input, StatementOrder order,
-                                      ReadsForUpdate reads) throws SQLException {
+                                      ReadsForUpdate reads, ClientShape shape) throws SQLException {
         List<String> executed = new ArrayList<>();
         Statements statements = new Statements(connection, reads);
         statements.trace(executed::add);
         Timestamp now = Timestamp.from(Instant.now());
         try {
             switch (input.type()) {
-                case NEW_ORDER -> new NewOrderTxn(statements).run((TxnInput.NewOrder) input, order, now);
+                case NEW_ORDER -> new NewOrderTxn(statements, shape).run((TxnInput.NewOrder) input, order, now);
                 case PAYMENT -> new PaymentTxn(statements).run((TxnInput.Payment) input, order, now);
                 case DELIVERY -> new DeliveryTxn(statements, scale.districtsPerWarehouse())
                         .run((TxnInput.Delivery) input, order, now);
@@ -301,6 +312,31 @@ public final class LockSetAnalysis {
         }
         locksOf.put(sql, List.copyOf(locks));
         return locksOf.get(sql);
+    }
+
+    /**
+     * The statement's lock set as the engine explains it, one line per lock: mode, name,
+     * granularity and, where the engine gives one, the reason for it (EXPLAIN LOCKS FOR's four
+     * columns). For reading; the analysis itself works on {@link #locks}.
+     */
+    List<String> explained(String sql) throws SQLException {
+        List<String> lines = new ArrayList<>();
+        try (Statement s = connection.createStatement();
+             ResultSet rs = s.executeQuery("EXPLAIN LOCKS FOR " + sql)) {
+            int columns = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                String line = rs.getString(2) + " " + rs.getString(1);
+                if (columns >= 3 && rs.getString(3) != null) line += " " + rs.getString(3);
+                if (columns >= 4 && rs.getString(4) != null) line += " (" + rs.getString(4) + ")";
+                lines.add(line);
+            }
+        }
+        return lines;
+    }
+
+    /** {@link #explained} for {@code sql} on {@code connection}. */
+    public static List<String> explained(Connection connection, String sql) throws SQLException {
+        return new LockSetAnalysis(connection).explained(sql);
     }
 
     private static String quoted(String schemaTable) {

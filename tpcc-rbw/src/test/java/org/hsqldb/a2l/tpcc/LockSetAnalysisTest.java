@@ -39,6 +39,35 @@ class LockSetAnalysisTest {
         }
     }
 
+    /**
+     * The application's shape on the constrained schema, under cells: New-Order inserts ORDERS
+     * first, and its lock set, as EXPLAIN LOCKS gives it, names the UNIQUE constraint's value, not
+     * the table ({@code tpcc lock-sets --explain --schema constrained}).
+     */
+    @Test
+    void theConstrainedSchemasOrdersInsertLocksItsUniqueValueUnderCells() throws Exception {
+        ClientShape shape = new ClientShape(true, true, true);
+        try (TestDatabase db = TestDatabase.load("fork-a2l-cell", SCALE, 7, Clock.systemUTC(), true);
+             Connection c = db.connect()) {
+            LockSetAnalysis.Result newOrder = LockSetAnalysis.analyze(c, SCALE, db.load.constants(), 7,
+                    StatementOrder.ORIGINAL, 20, ReadsForUpdate.FOR_UPDATE_OF, shape).get(TxnType.NEW_ORDER);
+            List<String> statements = newOrder.statements();
+            int orders = indexOf(statements, "INSERT INTO orders");
+            assertTrue(orders >= 0 && orders < indexOf(statements, "INSERT INTO new_order"), statements.toString());
+            List<String> explained = LockSetAnalysis.explained(c, statements.get(orders));
+            assertTrue(explained.stream().anyMatch(l -> l.startsWith("X PUBLIC.ORDERS[ORDERS_BY_CUSTOMER: ")
+                    && l.contains("UNIQUE KEY")), explained.toString());
+            assertTrue(explained.contains("IX PUBLIC.ORDERS TABLE"), explained.toString());
+        }
+    }
+
+    private static int indexOf(List<String> statements, String prefix) {
+        for (int i = 0; i < statements.size(); i++) {
+            if (statements.get(i).startsWith(prefix)) return i;
+        }
+        return -1;
+    }
+
     /** The reads that precede an update take X on the columns they name, and only there. */
     @Test
     void underA2lReadsForUpdateTakeXOnTheColumnsTheyWillUpdate() throws Exception {

@@ -6,6 +6,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.hsqldb.a2l.tpcc.ClientShape;
 import org.hsqldb.a2l.tpcc.Loader;
 import org.hsqldb.a2l.tpcc.LockSetAnalysis;
 import org.hsqldb.a2l.tpcc.Scale;
@@ -41,13 +42,22 @@ public final class LockSetsCommand implements Callable<Integer> {
     @Option(names = "--seed", paramLabel = "N", description = "default: ${DEFAULT-VALUE}")
     long seed = 2015;
 
+    @Option(names = "--explain",
+            description = "print every lock as EXPLAIN LOCKS FOR gives it (granularity, and the reason for a whole"
+                    + " column or table under LOCK GRANULARITY CELL), not only its mode and name")
+    boolean explain;
+
     @Mixin
     EngineOptions engineOptions;
+
+    @Mixin
+    ClientOptions clientOptions;
 
     @Override
     public Integer call() throws Exception {
         if (warehouses < 1) throw new UsageException("--warehouses must be at least 1");
         if (samples < 1) throw new UsageException("--samples must be at least 1");
+        ClientShape shape = clientOptions.shape();
         EngineConfig config = engineOptions.resolve();
         if (config.jar() != EngineConfig.JarKind.FORK) {
             throw new UsageException("lock sets come from the fork's EXPLAIN LOCKS: choose a fork configuration");
@@ -60,15 +70,19 @@ public final class LockSetsCommand implements Callable<Integer> {
                 throw new EngineException("configuration " + config.name() + " is not available: " + unavailable);
             }
             Scale scale = Scale.standard(warehouses);
-            Loader.Result load = new Loader(scale, seed, Instant.now(), engine::connect, 2, out).load();
+            Loader.Result load = new Loader(scale, seed, Instant.now(), engine::connect, 2, out)
+                    .constrained(shape.constrained()).load();
             Map<TxnType, LockSetAnalysis.Result> results;
-            try (Connection c = engine.connect()) {
-                results = LockSetAnalysis.analyze(c, scale, load.constants(), seed, order, samples, config.reads());
-            }
             boolean clean = true;
-            for (LockSetAnalysis.Result r : results.values()) {
-                print(r, out);
-                clean &= r.violations().isEmpty();
+            try (Connection c = engine.connect()) {
+                results = LockSetAnalysis.analyze(c, scale, load.constants(), seed, order, samples, config.reads(),
+                        shape);
+                out.printf("%s (%s), %s order, %s%n", config.name(), c.getMetaData().getDatabaseProductVersion(),
+                        order.label, shape.describe());
+                for (LockSetAnalysis.Result r : results.values()) {
+                    print(r, explain ? c : null, out);
+                    clean &= r.violations().isEmpty();
+                }
             }
             out.printf("%s order on %s: %s%n", order.label, config.name(),
                     clean ? "no RbW violation" : "RbW violations (see above)");
@@ -79,12 +93,17 @@ public final class LockSetsCommand implements Callable<Integer> {
         }
     }
 
-    private static void print(LockSetAnalysis.Result r, PrintStream out) {
+    /** One transaction's statements and lock sets; each lock on a line of its own if {@code explain} is given. */
+    private static void print(LockSetAnalysis.Result r, Connection explain, PrintStream out) throws SQLException {
         out.println();
         out.println(r.type().label + ":");
         for (String sql : r.statements()) {
             out.println("  " + sql);
-            out.println("      " + String.join(" ", r.locks().get(sql).stream().map(Object::toString).toList()));
+            if (explain == null) {
+                out.println("      " + String.join(" ", r.locks().get(sql).stream().map(Object::toString).toList()));
+            } else {
+                for (String line : LockSetAnalysis.explained(explain, sql)) out.println("      " + line);
+            }
         }
         String declaration = r.declaration();
         out.println("  write set: " + (declaration == null ? "none (reads only)" : declaration));
