@@ -70,6 +70,9 @@ class CellInvariantTest {
                     "INSERT INTO t VALUES (10, 0, 0)", "SELECT v FROM t WHERE id = 2", RUNS, WAITS),
             new Schedule("a delete and an update of another row",
                     "DELETE FROM t WHERE id = 1", "UPDATE t SET v = 3 WHERE id = 2", RUNS, WAITS),
+            // u.x is indexed: a read of it takes no cell (the row key covers it, CellLocks.coveredReads)
+            new Schedule("a read of an indexed column and a delete of another row",
+                    "SELECT x FROM u WHERE id = 1", "DELETE FROM u WHERE id = 2", RUNS, WAITS),
             new Schedule("updates of different columns of one row",
                     "UPDATE t SET v = 1 WHERE id = 1", "UPDATE t SET w = 1 WHERE id = 1", RUNS, RUNS),
             // the same key, and locks that cover it: wait in both granularities
@@ -89,6 +92,13 @@ class CellInvariantTest {
                     "UPDATE t SET v = 9 WHERE id = 2", "SELECT SUM(v) FROM t", WAITS, WAITS),
             new Schedule("a scan of the rows and an insert (a phantom)",
                     "SELECT COUNT(*) FROM t", "INSERT INTO t VALUES (10, 0, 0)", WAITS, WAITS),
+            new Schedule("a read of an indexed column and an update of it, same row",
+                    "SELECT x FROM u WHERE id = 1", "UPDATE u SET x = 5 WHERE id = 1", WAITS, WAITS),
+            // an update of an indexed column moves its row in the index: X on the table
+            new Schedule("a read of an indexed column and an update of it in another row",
+                    "SELECT x FROM u WHERE id = 1", "UPDATE u SET x = 5 WHERE id = 2", WAITS, WAITS),
+            new Schedule("a read of an indexed column and a delete of its row",
+                    "SELECT x FROM u WHERE id = 1", "DELETE FROM u WHERE id = 1", WAITS, WAITS),
             new Schedule("a range read and an update in the range",
                     "SELECT SUM(v) FROM t WHERE id BETWEEN 1 AND 2", "UPDATE t SET v = 9 WHERE id = 2", WAITS,
                     WAITS));
@@ -114,6 +124,9 @@ class CellInvariantTest {
              SessionThread c = new SessionThread(Engines.fork(url), "c")) {
             a.execute("CREATE TABLE t (id INT PRIMARY KEY, v INT, w INT)");
             a.execute("INSERT INTO t VALUES (1, 0, 0), (2, 0, 0), (3, 0, 0)");
+            a.execute("CREATE TABLE u (id INT PRIMARY KEY, x INT, y INT)");
+            a.execute("CREATE INDEX u_x ON u (x)");
+            a.execute("INSERT INTO u VALUES (1, 0, 0), (2, 0, 0), (3, 0, 0)");
             for (SessionThread s : List.of(a, b, c)) {
                 s.setAutoCommit(false);
                 s.setIsolation(Connection.TRANSACTION_SERIALIZABLE);
@@ -185,8 +198,9 @@ class CellInvariantTest {
                 c.commit();
                 return "an insert and a delete of another row";
             case 3:
+                // a table's locks once depended on what happened in the last 250 ms
                 Thread.sleep(260);
-                return "a quiet spell longer than the old contention memory";
+                return "a quiet spell";
             case 4:
                 c.execute("UPDATE t SET w = w WHERE id = 3");
                 c.rollback();

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -16,6 +17,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A2L under LOCK GRANULARITY CELL: a statement that addresses one row by its whole primary key
@@ -331,7 +333,6 @@ class CellLockingTest {
             create(reader);
             reader.execute("CREATE TABLE u (w INT, i INT, q INT, PRIMARY KEY (w, i))");
             reader.execute("INSERT INTO u VALUES (1, 10, 5), (1, 20, 5), (2, 10, 5)");
-            reader.execute("UPDATE u SET q = q WHERE w = 9 AND i = 9"); // q has a writer: cells
             reader.setAutoCommit(false);
             writer.setAutoCommit(false);
             reader.setIsolation(Connection.TRANSACTION_SERIALIZABLE);
@@ -741,7 +742,6 @@ class CellLockingTest {
         reader.execute("CREATE TABLE st (w INT, i INT, q INT, PRIMARY KEY (w, i))");
         reader.execute("INSERT INTO ol VALUES (1, 1, 1, 10), (1, 1, 2, 20), (1, 2, 1, 30)");
         reader.execute("INSERT INTO st VALUES (1, 10, 5), (1, 20, 5), (1, 30, 5), (2, 10, 5)");
-        reader.execute("UPDATE st SET q = q WHERE w = 9 AND i = 9"); // q has a writer: cells
         for (SessionThread s : new SessionThread[] {reader, writer}) {
             s.setAutoCommit(false);
             s.setIsolation(Connection.TRANSACTION_SERIALIZABLE);
@@ -755,7 +755,6 @@ class CellLockingTest {
              SessionThread one = new SessionThread(Engines.fork(url), "one");
              SessionThread two = new SessionThread(Engines.fork(url), "two")) {
             create(reader);
-            reader.execute("UPDATE t SET b = b WHERE w = 9 AND d = 9"); // b has a writer: cells
             for (SessionThread s : new SessionThread[] {reader, one, two}) {
                 s.setAutoCommit(false);
                 s.setIsolation(Connection.TRANSACTION_SERIALIZABLE);
@@ -847,7 +846,6 @@ class CellLockingTest {
         try (SessionThread reader = new SessionThread(Engines.fork(url), "reader");
              SessionThread writer = new SessionThread(Engines.fork(url), "writer")) {
             create(reader);
-            reader.execute("UPDATE t SET b = b WHERE w = 9 AND d = 9"); // b has a writer: cells
             reader.setAutoCommit(false);
             writer.setAutoCommit(false);
             reader.setIsolation(Connection.TRANSACTION_SERIALIZABLE);
@@ -951,7 +949,24 @@ class CellLockingTest {
         }
     }
 
-    /** makes st (w, i, q) with rows (1, 1..rows, 5); q has a writer, so it is read by cells */
+    @Test
+    void theEscalationThresholdIsPersistedWithTheDatabase(@TempDir Path dir) throws Exception {
+        String url = "jdbc:hsqldb:file:" + dir.resolve("db") + ";hsqldb.tx=a2l;hsqldb.lock_granularity=cell";
+        String query = "SELECT CAST(PROPERTY_VALUE AS INT) FROM INFORMATION_SCHEMA.SYSTEM_PROPERTIES"
+                + " WHERE PROPERTY_NAME = 'hsqldb.lock_escalation'";
+        try (Connection c = Engines.fork(url); Statement s = c.createStatement()) {
+            assertEquals(1024, count(s, query));
+            s.execute("SET DATABASE LOCK ESCALATION 64");
+            s.execute("SHUTDOWN");
+        }
+        // reopened without the setting on its URL: the database keeps its own
+        try (Connection c = Engines.fork("jdbc:hsqldb:file:" + dir.resolve("db")); Statement s = c.createStatement()) {
+            assertEquals(64, count(s, query));
+            s.execute("SHUTDOWN");
+        }
+    }
+
+    /** makes st (w, i, q) with rows (1, 1..rows, 5) */
     private static void createStock(SessionThread s, int rows) throws SQLException {
         s.execute("CREATE TABLE st (w INT, i INT, q INT, PRIMARY KEY (w, i))");
         try (PreparedStatement insert = s.connection().prepareStatement("INSERT INTO st VALUES (1, ?, 5)")) {
@@ -961,7 +976,6 @@ class CellLockingTest {
             }
             insert.executeBatch();
         }
-        s.execute("UPDATE st SET q = q WHERE w = 9 AND i = 9");
     }
 
     private static void readRows(PreparedStatement read, int from, int to) throws SQLException {

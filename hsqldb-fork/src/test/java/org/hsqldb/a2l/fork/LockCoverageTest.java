@@ -192,7 +192,6 @@ class LockCoverageTest {
         @RequiresPatch("Lock-tables-through-lockmgr") // it waits in lockmgr; upstream's 2PL wait holds the session
         void aStatementRecompiledAfterWaitingForDdlTakesItsNewLocks() throws Exception {
             String url = "jdbc:hsqldb:mem:recompiled;hsqldb.latch_free=true";
-            // queues are FIFO: the DDL, queued first, is granted first
             try (Connection holder = Engines.fork(url); Connection ddl = Engines.fork(url);
                  Connection deleter = Engines.fork(url)) {
                 run(holder, "CREATE TABLE p (id INT PRIMARY KEY)", "CREATE TABLE c (id INT PRIMARY KEY, pid INT)",
@@ -233,8 +232,7 @@ class LockCoverageTest {
             });
         }
 
-        /** Waits until some thread waits in the lock manager: the DDL, the only statement that can. */
-        /** Waits until {@code n} threads wait in the lock manager. */
+        /** Waits until {@code n} threads wait in the lock manager (only the test's statements do). */
         private void awaitWaiting(int n) throws Exception {
             for (int i = 0; i < 6000; i++) {
                 if (Thread.getAllStackTraces().entrySet().stream()

@@ -15,12 +15,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Two PreparedStatements of one SQL in one session share a compiled statement. After a schema
- * change the first execution compiles it again; a PreparedStatement prepared after that must
- * still find the statement once the next schema change has made it out of date. Unmodified
- * 2.7.4 gave the recompiled statement id 0, and the second PreparedStatement then failed with
- * 07502 "statement is invalid" (shown here against the upstream jar, so the test would fail
- * without the fix).
+ * Two PreparedStatements of one SQL in one session share a compiled statement, found by its id.
+ * After a schema change it is compiled again, either by an execution or by a new prepare of the
+ * same SQL; every PreparedStatement that shares it must still find it. Unmodified 2.7.4 gave a
+ * statement recompiled by an execution id 0, and removed one found out of date by a prepare:
+ * the other PreparedStatements then failed with 07502 "statement is invalid" (shown here against
+ * the upstream jar, so the tests would fail without the fix).
  */
 @RequiresPatch("Keep-a-recompiled-statement-s-id")
 class SharedStatementIdTest {
@@ -49,22 +49,65 @@ class SharedStatementIdTest {
         }
     }
 
+    /** A prepare of the same SQL after a change; returns what the first then reads. */
+    private static int firstReadsAfterAPrepareOfItsSql(Connection c) throws SQLException {
+        try (Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE t (id INT PRIMARY KEY, v INT)");
+            s.execute("INSERT INTO t VALUES (1, 42)");
+            try (PreparedStatement first = c.prepareStatement(SQL)) {
+                s.execute("ALTER TABLE t ADD COLUMN w INT");
+                try (PreparedStatement second = c.prepareStatement(SQL)) { // finds it out of date
+                    first.setInt(1, 1);
+                    try (ResultSet rs = first.executeQuery()) {
+                        rs.next();
+                        return rs.getInt(1);
+                    }
+                }
+            }
+        }
+    }
+
+    /** One of the schedules above, run on a fresh database of the given connection. */
+    interface Schedule {
+        int run(Connection c) throws SQLException;
+    }
+
+    private static void assertTheForkReads42(EngineMode mode, Schedule schedule) throws Exception {
+        assumeTrue(mode.isApplied(), mode + " is not in the applied patch series");
+        try (Connection c = Engines.fork(mode.url("jdbc:hsqldb:mem:shared_id_" + databases.incrementAndGet()))) {
+            assertEquals(42, schedule.run(c));
+        }
+    }
+
+    private static void assertUpstreamLosesTheStatement(EngineMode mode, Schedule schedule) throws Exception {
+        try (Connection c = Engines.upstream(mode.url("jdbc:hsqldb:mem:shared_id_up_" + databases.incrementAndGet()))) {
+            SQLException e = assertThrows(SQLException.class, () -> schedule.run(c),
+                    "upstream 2.7.4 now keeps the statement: the bug this test shows is gone upstream");
+            assertEquals("07502", e.getSQLState(), e.getMessage());
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(EngineMode.class)
+    void aStatementAPrepareCompilesAgainKeepsItsIdForThoseThatHaveIt(EngineMode mode) throws Exception {
+        assertTheForkReads42(mode, SharedStatementIdTest::firstReadsAfterAPrepareOfItsSql);
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = EngineMode.class, names = {"LOCKS", "MVLOCKS", "MVCC"})
+    void unmodifiedJarLosesTheStatementAPrepareFoundOutOfDate(EngineMode mode) throws Exception {
+        assertUpstreamLosesTheStatement(mode, SharedStatementIdTest::firstReadsAfterAPrepareOfItsSql);
+    }
+
     @ParameterizedTest
     @EnumSource(EngineMode.class)
     void aStatementCompiledAgainKeepsItsIdForThoseThatShareIt(EngineMode mode) throws Exception {
-        assumeTrue(mode.isApplied(), mode + " is not in the applied patch series");
-        try (Connection c = Engines.fork(mode.url("jdbc:hsqldb:mem:shared_id_" + databases.incrementAndGet()))) {
-            assertEquals(42, secondReadsAfterTwoChanges(c));
-        }
+        assertTheForkReads42(mode, SharedStatementIdTest::secondReadsAfterTwoChanges);
     }
 
     @ParameterizedTest
     @EnumSource(value = EngineMode.class, names = {"LOCKS", "MVLOCKS", "MVCC"})
     void unmodifiedJarLosesTheSharedStatement(EngineMode mode) throws Exception {
-        try (Connection c = Engines.upstream(mode.url("jdbc:hsqldb:mem:shared_id_up_" + databases.incrementAndGet()))) {
-            SQLException e = assertThrows(SQLException.class, () -> secondReadsAfterTwoChanges(c),
-                    "upstream 2.7.4 now keeps the id: the bug this test shows is gone upstream");
-            assertEquals("07502", e.getSQLState(), e.getMessage());
-        }
+        assertUpstreamLosesTheStatement(mode, SharedStatementIdTest::secondReadsAfterTwoChanges);
     }
 }

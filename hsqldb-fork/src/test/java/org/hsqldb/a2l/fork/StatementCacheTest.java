@@ -232,6 +232,10 @@ class StatementCacheTest {
         try (Connection c = Engines.fork(mem); Statement s = c.createStatement()) {
             assertEquals("3", property(s), "from the URL of a new database");
         }
+        SQLException bad = assertThrows(SQLException.class, () -> Engines.fork("jdbc:hsqldb:mem:statement_cache_"
+                + databases.incrementAndGet() + ";hsqldb.statement_cache_size=5000").close(),
+                "a size out of range on the URL of a new database is refused, not dropped");
+        assertEquals("42556", bad.getSQLState(), bad.getMessage());
     }
 
     private static String property(Statement s) throws SQLException {

@@ -329,9 +329,8 @@ public abstract class LockManager {
                             && ph.keyHolds >= ph.escalateAt) {
                         key = null; // enough keys under the parent: lock the parent itself
                         escalated = true;
-                        // (IX on a key range or a cell, the engine's increments, becomes X
-                        // on the parent: IX there would not stand for it towards the
-                        // range's or the cell's readers)
+                        // (IX on a key range or a cell becomes X on the parent: IX there
+                        // would not stand for it towards the range's or the cell's readers)
                         if (mode == IX) {
                             mode = X;
                         }
@@ -965,15 +964,6 @@ public abstract class LockManager {
     public final boolean holdsIx(Owner o, TableLock table) {
         Hold h = o.find(table);
         return h != null && (h.ix || h.mode == X);
-    }
-
-    /**
-     * Whether the owner holds anything on {@code name}: a mode, or an intention for a hold
-     * under it. For the owner's own thread, like {@link #held}.
-     */
-    public final boolean holdsAny(Owner o, LockName name) {
-        Hold h = o.find(name);
-        return h != null && !h.isEmpty();
     }
 
     // ---- observability -----------------------------------------------------------------

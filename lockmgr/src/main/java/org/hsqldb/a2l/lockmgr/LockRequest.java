@@ -103,8 +103,8 @@ public final class LockRequest {
      * The cell of {@code attribute} at row key {@code key}, in {@code mode} (S, U, X or IX).
      * Taking it also takes the attribute's intention (IS for S, IX for U, X and IX), which
      * conflicts with other owners' locks on the whole attribute, and the table's intention.
-     * IX on a cell is compatible with IX only: the engine's increments of a cell, which
-     * commute, take it.
+     * IX on a cell is compatible with IX only: writers of different cells of a key range
+     * take it on the range, which keeps the range's readers out and not each other.
      *
      * <p>As a row key, a cell's key may name a key range: the values of the attribute in the
      * rows whose key starts with the key's values. It is locked in S or U by a statement that

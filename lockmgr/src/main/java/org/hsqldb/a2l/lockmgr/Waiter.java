@@ -2,7 +2,8 @@ package org.hsqldb.a2l.lockmgr;
 
 /*
  * An owner's entry in a name's wait queue; one per owner, reused (an owner waits for at
- * most one name at a time). Fields are fixed while the entry is queued.
+ * most one name at a time). Fields are fixed while the entry is queued, but for passes,
+ * which arrivals count under the name's monitor.
  */
 final class Waiter {
     final Owner owner;
