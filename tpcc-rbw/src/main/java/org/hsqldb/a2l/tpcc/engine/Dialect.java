@@ -59,8 +59,9 @@ public enum Dialect {
                         + " lock tables as in two-phase locking, read-only ones read a snapshot without locks.";
                 case "a2l" -> config.hsqldbLockGranularity().equals("cell")
                         ? "This fork's DESIGN (A2L) with LOCK GRANULARITY CELL (hsqldb-fork/README.md): two-phase"
-                        + " locking on tables and (table, column) pairs and, on tables where transactions meet, on"
-                        + " row keys, key ranges and (table, column, key) cells under intention locks, read locks"
+                        + " locking on tables and (table, column) pairs and, for statements that address rows by"
+                        + " their primary key, on row keys, key ranges and (table, column, key) cells under"
+                        + " intention locks, read locks"
                         + " held to commit under SERIALIZABLE, deadlock victims aborted with 40001."
                         : "This fork's DESIGN (A2L): two-phase locking on tables and (table, column) pairs, read"
                         + " locks held to commit under SERIALIZABLE, deadlock victims aborted with 40001.";
