@@ -168,6 +168,18 @@ public final class MeasurementRun {
 
     private MeasurementRun() {}
 
+    /**
+     * After a restore or reload of an HSQLDB file database: a CHECKPOINT writes the rows into the
+     * .script and empties the .log, so that the point does not meet an automatic checkpoint (the log
+     * passing hsqldb.log_size) in the middle of its measurement.
+     */
+    private static void checkpointFiles(Plan plan, Opened db) throws SQLException {
+        if (!plan.database().isFile() || !plan.config().isHsqldb()) return;
+        try (var s = db.admin.createStatement()) {
+            s.execute("CHECKPOINT");
+        }
+    }
+
     /** Returns 0 when every point's database is consistent, 1 otherwise. */
     public static int run(Plan plan, PrintStream out) throws EngineException, SQLException, InterruptedException,
             IOException {
@@ -184,10 +196,11 @@ public final class MeasurementRun {
                     + " the rbw order only (--order rbw)");
         }
         PointStart start = plan.pointStart();
-        boolean inMemory = !plan.database().isFile() && !plan.database().served();
-        if (start != PointStart.CARRY && !inMemory) {
-            throw new UsageException("points start from a restored or reloaded database only in memory, in process"
-                    + " (not with --database-dir or --server)");
+        // a served database belongs to the server's JVM; an in-process one (in memory or in files, as a
+        // NAME@durable configuration's) can be restored or reloaded between points
+        if (start != PointStart.CARRY && plan.database().served()) {
+            throw new UsageException("points start from a restored or reloaded database only in process"
+                    + " (not with --server)");
         }
         if (start == PointStart.RESTORE && config.dialect() == Dialect.GENERIC) {
             throw new UsageException("restoring the loaded tables from a copy in the database is for HSQLDB,"
@@ -262,12 +275,14 @@ public final class MeasurementRun {
                 } else if (start == PointStart.RESTORE) {
                     Opened current = db;
                     LoadedCopy.restore(current.engine::connect, plan.loaderThreads(), plan.clientShape().constrained());
+                    checkpointFiles(plan, current);
                     setupSeconds = seconds(setupStart);
                     out.printf("database: restored the loaded tables in %.1f s%n", setupSeconds);
                 } else if (start == PointStart.RELOAD && index > 1) {
                     Opened current = db;
                     new Loader(plan.scale(), plan.seed(), loadTime, current.engine::connect, plan.loaderThreads(), out)
                             .constrained(plan.clientShape().constrained()).load();
+                    checkpointFiles(plan, current);
                     setupSeconds = seconds(setupStart);
                     out.printf("database: reloaded in %.1f s%n", setupSeconds);
                 }
@@ -400,7 +415,7 @@ public final class MeasurementRun {
     private static String describe(DatabaseLocation database, EngineConfig config) {
         return config.isPeer() && database.isFile()
                 ? "file database " + database.directory().resolve(database.name()) + " ("
-                        + config.dialect().commitDurability() + ")"
+                        + config.commitDurability() + ")"
                 : database.describe();
     }
 }

@@ -355,8 +355,7 @@ public enum Dialect {
 
     /** What the engine's durable configuration writes and syncs at each commit, for the report. */
     public String commitDurability() {
-        return "write_delay=false: the .log is synced at each commit (the fork: commits that wait together"
-                + " share a sync, group commit)";
+        return "write_delay=false: the .log is synced before a commit returns";
     }
 
     /** A CREATE TABLE or CREATE INDEX statement of standard SQL, as this engine should get it. */

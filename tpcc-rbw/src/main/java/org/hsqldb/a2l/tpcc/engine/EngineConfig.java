@@ -103,6 +103,18 @@ public record EngineConfig(String name, JarKind jar, String urlProperties, List<
         return name.endsWith(DURABLE);
     }
 
+    /**
+     * What this configuration's durable form writes and syncs at a commit, for reports: the engine's
+     * (Dialect.commitDurability), and for HSQLDB whether the jar shares a sync among commits.
+     */
+    public String commitDurability() {
+        String base = dialect().commitDurability();
+        if (jar == JarKind.UPSTREAM) return base + ", one sync per commit, one commit after the other";
+        if (isBaseline()) return base + " (the baseline jar: group commit if it was built with it)";
+        if (jar == JarKind.FORK) return base + "; commits that wait for a sync together share it (group commit)";
+        return base;
+    }
+
     /** This HSQLDB or peer configuration on a durable file database ({@link #isDurable}). */
     public EngineConfig onDurableFiles() {
         if (!(isHsqldb() || isPeer()) || isDurable()) throw new IllegalArgumentException(name + " has no durable form");

@@ -328,6 +328,28 @@ public final class CompareReport {
     }
 
     /**
+     * For durable HSQLDB points: how many log syncs a second ran and how many commits shared each (the
+     * fork's LOG_SYNCS and COMMITS_SYNCED counters): group commit shows as commits per sync above 1.
+     */
+    private static void logSyncs(StringBuilder md, List<Cell> cells) {
+        List<Cell> synced = cells.stream()
+                .filter(c -> c.runs().stream().anyMatch(r -> r.logSyncsPerSecond != null)).toList();
+        if (synced.isEmpty()) return;
+        md.append("## Log syncs\n\nDurable HSQLDB points on the fork's jar (its SYSTEM_LOCK_COUNTERS' LOG_SYNCS and")
+                .append(" COMMITS_SYNCED over the measured window): syncs of the .log per second and committed")
+                .append(" transactions per sync, medians over the repetitions. Upstream's jar has no such counter;")
+                .append(" it syncs once per commit.\n\n| mix | order | clients | config | syncs /s | commits /sync |\n")
+                .append("|---|---|---:|---|---:|---:|\n");
+        for (Cell c : synced) {
+            md.append("| ").append(c.mix()).append(" | ").append(c.order()).append(" | ").append(c.clients())
+                    .append(" | ").append(c.config()).append(" | ")
+                    .append(medianOrNa(c.runs().stream().map(r -> r.logSyncsPerSecond).toList(), 1)).append(" | ")
+                    .append(medianOrNa(c.runs().stream().map(r -> r.commitsPerLogSync).toList(), 2)).append(" |\n");
+        }
+        md.append("\n");
+    }
+
+    /**
      * What the JVM spent in the measured windows (JvmWork): a window in which the JIT still compiled
      * for long measured part of the warming up, whatever the warm-up's length said; the CPU per
      * committed transaction and the cores kept busy tell a point's extra work from its waiting; the
@@ -388,7 +410,7 @@ public final class CompareReport {
                 .append(" and deleted after it; its \"x best upstream\" is against upstream's durable configurations),")
                 .append(" and what each syncs at a commit:\n\n");
         for (EngineConfig c : durable) {
-            md.append("- `").append(c.name()).append("`: ").append(c.dialect().commitDurability()).append("\n");
+            md.append("- `").append(c.name()).append("`: ").append(c.commitDurability()).append("\n");
         }
         md.append("\n");
     }
@@ -647,6 +669,7 @@ public final class CompareReport {
         md.append("\n");
         for (String p : plots) md.append("![").append(p).append("](").append(p).append(")\n\n");
         lockCounters(md, cells);
+        logSyncs(md, cells);
         abortsByType(md, cells);
         latency(md, cells);
         jvmInWindow(md, cells);

@@ -107,11 +107,20 @@ class MeasurementRunTest {
 
     @Test
     void restoredPointsStartFromTheLoadedTablesAndStayConsistent() throws Exception {
+        restoreBothPoints("upstream", org.hsqldb.a2l.tpcc.engine.DatabaseLocation.memory("tpcc"));
+    }
+
+    @Test
+    void aFileDatabaseRestoresEveryPointAsInMemory(@TempDir Path files) throws Exception {
+        // what compare runs for a NAME@durable configuration: a file database with write_delay=false
+        restoreBothPoints("fork-a2l", org.hsqldb.a2l.tpcc.engine.DatabaseLocation.file(files));
+    }
+
+    private void restoreBothPoints(String config, org.hsqldb.a2l.tpcc.engine.DatabaseLocation where) throws Exception {
         EngineJars jars = EngineJars.locate(null, null);
         List<Point> points = List.of(new Point(StatementOrder.ORIGINAL, Mix.M8_92, 2), new Point(StatementOrder.RBW, Mix.M8_92, 2));
-        MeasurementRun.Plan plan = new MeasurementRun.Plan(EngineOptions.named("upstream"), jars, Scale.tiny(2), points,
-                2, 1, 5L, Isolation.SERIALIZABLE, 0, 500, 2, out, true, 1,
-                org.hsqldb.a2l.tpcc.engine.DatabaseLocation.memory("tpcc"), null, out, PointStart.RESTORE);
+        MeasurementRun.Plan plan = new MeasurementRun.Plan(EngineOptions.named(config), jars, Scale.tiny(2), points,
+                2, 1, 5L, Isolation.SERIALIZABLE, 0, 500, 2, out, true, 1, where, null, out, PointStart.RESTORE);
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         assertEquals(0, MeasurementRun.run(plan, new PrintStream(log, true)), log.toString());
         for (Point p : points) {
