@@ -53,7 +53,7 @@ class GroupCommitCrashTest {
     Path dir;
 
     @ParameterizedTest
-    @EnumSource(value = EngineMode.class, names = {"LOCKS", "MVCC", "A2L", "A2L_CELL"})
+    @EnumSource(value = EngineMode.class, names = {"LOCKS", "MVLOCKS", "MVCC", "LF", "A2L", "A2L_CELL"})
     void aKillWhileCommitsWaitOnASyncLosesNoAcknowledgedCommit(EngineMode mode) throws Exception {
         assumeTrue(mode.isApplied(), mode + " is not in the applied patch series");
         String url = mode.url("jdbc:hsqldb:file:" + dir.resolve("db").toAbsolutePath() + ";hsqldb.write_delay=false");

@@ -21,6 +21,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.hsqldb.Database;
 import org.hsqldb.Session;
@@ -33,7 +34,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * With write delay 0 a commit returns once its COMMIT line is on disk, and commits that wait at
- * the same time share one sync. The log's sync is replaced, in the running database, by one the
+ * the same time share one sync; locks are released before the wait, and a transaction that read
+ * changes not yet on disk waits for them at its commit. The log's sync is replaced, in the running database, by one the
  * test holds: while the first commit's sync is held, other sessions commit (they write their
  * COMMIT lines and wait); once it is released one more sync covers them all. A sync that fails
  * fails its commit with a clear error, the transaction ends anyway (no lock left), and the commits
@@ -113,44 +115,44 @@ class GroupCommitTest {
     }
 
     /**
-     * The modes that release a transaction's locks after its sync outside the transaction
-     * manager's lock: their commits share syncs. (MVLOCKS and MVCC sync under it, one at a time.)
+     * Every mode releases a transaction's locks (or, under MVCC and MVLOCKS, commits its row
+     * versions) before it waits for its sync, so commits that need the same locks share syncs:
+     * here the sessions insert into one table, which LOCKS, LF and A2L lock whole for an insert,
+     * and each would wait for the one before it if locks outlived the sync.
      */
     @ParameterizedTest
-    @EnumSource(value = EngineMode.class, names = {"LOCKS", "LF", "A2L", "A2L_CELL"})
+    @EnumSource(value = EngineMode.class, names = {"LOCKS", "MVLOCKS", "MVCC", "LF", "A2L", "A2L_CELL"})
     void commitsThatWaitTogetherShareOneSync(EngineMode mode) throws Exception {
         assumeTrue(mode.isApplied(), mode + " is not in the applied patch series");
         String url = url(mode);
         int sessions = 6;
         ExecutorService pool = Executors.newFixedThreadPool(sessions);
         try (Connection admin = Engines.fork(url); Statement s = admin.createStatement()) {
-            for (int i = 0; i < sessions; i++) {
-                // a table each: table locks (LOCKS, LF) must not make them wait for each other
-                s.execute("CREATE TABLE t" + i + " (id INT PRIMARY KEY, v INT)");
-            }
+            s.execute("CREATE TABLE t (id INT PRIMARY KEY, v INT)");
             HeldSync held = holdTheSync(admin);
             long written = commitsWritten(admin);
             long committedBefore = counter(s, "COMMITS_SYNCED");
             long syncsBefore = counter(s, "LOG_SYNCS");
             List<Future<Integer>> commits = new ArrayList<>();
             for (int i = 0; i < sessions; i++) {
-                int table = i;
+                int key = i;
                 commits.add(pool.submit(() -> {
                     try (Connection c = Engines.fork(url); Statement st = c.createStatement()) {
                         c.setAutoCommit(false);
-                        st.execute("INSERT INTO t" + table + " VALUES (1, 1)");
+                        st.execute("INSERT INTO t VALUES (" + key + ", 1)");
                         c.commit();
-                        return table;
+                        return key;
                     }
                 }));
                 if (i == 0) {
                     assertTrue(held.entered.await(60, TimeUnit.SECONDS), "the first commit syncs");
                 }
             }
-            // every other commit writes its COMMIT and waits: none returns
+            // every other commit gets the table, writes its COMMIT and waits: none returns
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             while (commitsWritten(admin) - written < sessions) {
-                assertTrue(System.nanoTime() < deadline, "the commits never wrote their COMMIT lines");
+                assertTrue(System.nanoTime() < deadline, "the commits never wrote their COMMIT lines"
+                        + " (a lock held through the first commit's sync?)");
                 Thread.sleep(5);
             }
             for (Future<Integer> f : commits) {
@@ -164,9 +166,82 @@ class GroupCommitTest {
             // (the sessions' DISCONNECT lines are synced on their own, as other statements are)
             assertEquals(2, counter(s, "LOG_SYNCS") - syncsBefore, "the first commit's sync, then one for the "
                     + (sessions - 1) + " that waited meanwhile");
+            try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM t")) {
+                rs.next();
+                assertEquals(sessions, rs.getInt(1));
+            }
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    /**
+     * A transaction that read a change whose sync has not completed, and wrote nothing, does not
+     * return from its commit before that sync: once it did, its client may act on what it read. A
+     * read-only commit with no sync pending adds none.
+     */
+    @ParameterizedTest
+    @EnumSource(value = EngineMode.class, names = {"LOCKS", "MVLOCKS", "MVCC", "LF", "A2L", "A2L_CELL"})
+    void aReadOnlyCommitWaitsForTheSyncOfWhatItRead(EngineMode mode) throws Exception {
+        assumeTrue(mode.isApplied(), mode + " is not in the applied patch series");
+        String url = url(mode);
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try (Connection admin = Engines.fork(url); Statement s = admin.createStatement();
+             Connection reader = Engines.fork(url); Statement r = reader.createStatement()) {
+            s.execute("CREATE TABLE t (id INT PRIMARY KEY, v INT)");
+            s.execute("INSERT INTO t VALUES (1, 0)");
+            HeldSync held = holdTheSync(admin);
+            Future<?> writer = pool.submit(() -> {
+                try (Connection c = Engines.fork(url); Statement st = c.createStatement()) {
+                    c.setAutoCommit(false);
+                    st.execute("UPDATE t SET v = 1 WHERE id = 1");
+                    c.commit();
+                }
+                return null;
+            });
+            assertTrue(held.entered.await(60, TimeUnit.SECONDS), "the writer's commit syncs");
+            reader.setAutoCommit(false);
+            try (ResultSet rs = r.executeQuery("SELECT v FROM t WHERE id = 1")) {
+                rs.next();
+                assertEquals(1, rs.getInt(1), "the writer's change, in memory and not yet on disk");
+            }
+            AtomicReference<Thread> committing = new AtomicReference<>();
+            Future<?> readerCommit = pool.submit(() -> {
+                committing.set(Thread.currentThread());
+                reader.commit();
+                return null;
+            });
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (!waitsForASync(committing.get())) {
+                assertFalse(readerCommit.isDone(), "the reader's commit returned before the writer's sync");
+                assertTrue(System.nanoTime() < deadline, "the reader's commit never waited for the sync");
+                Thread.sleep(5);
+            }
+            held.release.countDown();
+            writer.get(60, TimeUnit.SECONDS);
+            readerCommit.get(60, TimeUnit.SECONDS);
+            long syncs = counter(s, "LOG_SYNCS");
+            try (ResultSet rs = r.executeQuery("SELECT v FROM t WHERE id = 1")) {
+                rs.next();
+            }
+            reader.commit();
+            assertEquals(syncs, counter(s, "LOG_SYNCS"), "a read-only commit with nothing to wait for synced");
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** Whether the thread waits in the log's group commit for a sync another thread runs. */
+    private static boolean waitsForASync(Thread t) {
+        if (t == null || t.getState() != Thread.State.WAITING && t.getState() != Thread.State.TIMED_WAITING) {
+            return false;
+        }
+        for (StackTraceElement e : t.getStackTrace()) {
+            if (e.getClassName().equals("org.hsqldb.persist.Log") && e.getMethodName().equals("syncCommits")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @ParameterizedTest

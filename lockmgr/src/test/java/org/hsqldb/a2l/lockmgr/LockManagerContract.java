@@ -37,7 +37,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The rules of DESIGN.md "A2L" and of the LockManager contract, run against both
+ * The lock rules of lockmgr/README.md and of the LockManager contract, run against both
  * implementations (subclasses below). Each owner acts from its own thread; "conflicts"
  * means a request with a short timeout ends in TIMEOUT, "compatible" that it is granted.
  * No assertion is about time.

@@ -30,7 +30,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * <ul>
  * <li>A checker, under its own global lock, keeps every owner's holdings as the test
  *     computes them from the contract and asserts on every grant that no two owners hold
- *     incompatible locks (the DESIGN.md rule, written out independently here). Holdings
+ *     incompatible locks (the compatibility rule of lockmgr/README.md, written out independently here). Holdings
  *     are added after a grant and removed before a release, so the checker never sees
  *     more than the manager grants.</li>
  * <li>After every call each owner compares {@code held()} of every name with its model

@@ -3,7 +3,7 @@ package org.hsqldb.a2l.tpcc;
 import java.util.Arrays;
 import java.util.stream.Collectors;
 
-/** Workload mixes: percent of NewOrder/Payment/Delivery/OrderStatus/StockLevel (DESIGN.md). */
+/** Workload mixes: percent of NewOrder/Payment/Delivery/OrderStatus/StockLevel (tpcc-rbw/README.md, "How we measure"). */
 public enum Mix {
     M8_92("8-92", 45, 43, 4, 4, 4),
     M50_50("50-50", 25, 23, 2, 25, 25),

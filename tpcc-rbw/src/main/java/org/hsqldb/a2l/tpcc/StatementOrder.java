@@ -1,7 +1,7 @@
 package org.hsqldb.a2l.tpcc;
 
 /**
- * The order a transaction issues its statements in (DESIGN.md, table "Original vs RbW").
+ * The order a transaction issues its statements in (tpcc-rbw/README.md, "Statement orders").
  *
  * <p>{@link #ORIGINAL} is the order of the thesis' Table 6.1 (its listings 6.21, 6.23 and 6.25), kept
  * so that results compare with the thesis'. The thesis calls it the TPC-C specification's order; it

@@ -71,7 +71,7 @@ public final class ChaosCommand implements Callable<Integer> {
     Path out;
 
     @Option(names = "--results", paramLabel = "DIR", description = "parent of the default run folder (default: ${DEFAULT-VALUE})")
-    Path results = Path.of("results");
+    Path results = Path.of("out", "runs");
 
     @Option(names = "--seed", paramLabel = "N", description = "seed of loads, inputs, faults and kill moments (default: random, recorded)")
     Long seed;

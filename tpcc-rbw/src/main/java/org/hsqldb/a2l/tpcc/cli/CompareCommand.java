@@ -44,8 +44,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "compare", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Runs upstream (LOCKS, MVLOCKS, MVCC) against every available fork configuration, in both",
-                "statement orders, and writes results/RUN-ID/ (summaries, runs.csv, report.md, PNGs).",
-                "The defaults are a smoke test (about 5.5 minutes here, 6.5 with the build), not a result: widen with the options below,",
+                "statement orders, and writes out/runs/RUN-ID/ (summaries, runs.csv, report.md, PNGs; --results results keeps it in the tree).",
+                "The defaults are a smoke test (about 4 minutes here, more with the build), not a result: widen with the options below,",
                 "or run --preset headline (the one long run, under 90 minutes)."})
 public final class CompareCommand implements Callable<Integer> {
 
@@ -103,7 +103,7 @@ public final class CompareCommand implements Callable<Integer> {
     int retryBackoffMicros = 500;
 
     @Option(names = "--results", paramLabel = "DIR", description = "parent of the run folder (default: ${DEFAULT-VALUE})")
-    Path results = Path.of("results");
+    Path results = Path.of("out", "runs");
 
     @Option(names = "--label", description = "run-id suffix (default: quick for the defaults, else sweep)")
     String label;
@@ -226,7 +226,7 @@ public final class CompareCommand implements Callable<Integer> {
                             + " %d s warm-up + %d s measured, %d repetitions (%s): planned %s, which %s the %s budget%n",
                     preset, available.size(), warehouses, rung.mixes().stream().map(m -> m.label).toList(),
                     rung.warmup(), rung.seconds(), rung.reps(),
-                    rung.meetsDesign() ? "DESIGN's durations" : "SHORTER than DESIGN's 20 s + 30 s",
+                    rung.meetsDesign() ? "the method's durations" : "SHORTER than the method's 20 s + 30 s",
                     CompareCost.duration(choice.seconds()), choice.fits() ? "fits" : "DOES NOT FIT",
                     CompareCost.duration(Preset.BUDGET_SECONDS));
             List<String> overridden = java.util.stream.Stream.of("--warehouses", "--clients", "--warmup", "--seconds",

@@ -35,7 +35,7 @@ public final class EngineOptions {
                     + " form, FOR UPDATE [OF columns]), to measure the thesis' reads")
     boolean plainReads;
 
-    @Option(names = "--fork-jar", paramLabel = "JAR", description = "the fork jar (default: hsqldb-fork/target/hsqldb-2.7.4-a2l.jar)")
+    @Option(names = "--fork-jar", paramLabel = "JAR", description = "the fork jar (default: hsqldb-fork/target/hsqldb-2.7.4-fork-a2l.jar)")
     Path forkJar;
 
     @Option(names = "--upstream-jar", paramLabel = "JAR", description = "the upstream 2.7.4 jar (default: tpcc-rbw/target/engines/)")

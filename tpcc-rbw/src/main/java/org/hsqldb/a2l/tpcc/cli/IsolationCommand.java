@@ -31,7 +31,7 @@ public final class IsolationCommand implements Callable<Integer> {
             description = "a subset by code: G0, G1a, G1b, G1c, P4, P2, P3, G-single, G2-item, G2 (default: all)")
     List<String> anomalies = new ArrayList<>();
 
-    @Option(names = "--out", paramLabel = "DIR", description = "output folder (default: results/<time>-isolation)")
+    @Option(names = "--out", paramLabel = "DIR", description = "output folder (default: out/runs/<time>-isolation, git-ignored)")
     Path out;
 
     @Option(names = "--block-ms", paramLabel = "MS",
@@ -64,7 +64,7 @@ public final class IsolationCommand implements Callable<Integer> {
         EngineRegistry registry = EngineRegistry.load();
         List<String> names = configs.isEmpty() ? IsolationTable.DEFAULT_CONFIGS : configs;
         for (String n : names) EngineOptions.named(n);
-        Path dir = out != null ? out : Path.of("results").resolve(
+        Path dir = out != null ? out : Path.of("out", "runs").resolve(
                 LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HHmm")) + "-isolation");
         IsolationTable.Result result = IsolationTable.run(IsolationTable.configs(names, registry),
                 EngineJars.locate(upstreamJar, forkJar),

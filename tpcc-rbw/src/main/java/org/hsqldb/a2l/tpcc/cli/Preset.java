@@ -41,13 +41,13 @@ public enum Preset {
 
     /** One rung of the ladder: mixes, warm-up and measured seconds, repetitions. */
     public record Rung(List<Mix> mixes, int warmup, int seconds, int reps) {
-        /** At least DESIGN's 20 s warm-up and 30 s measured. */
+        /** At least the method's 20 s warm-up and 30 s measured (tpcc-rbw/README.md, "How we measure"). */
         public boolean meetsDesign() {
             return warmup >= 20 && seconds >= 30;
         }
     }
 
-    /** Most wanted first: DESIGN's durations with 50-50, without it, then shorter (stated in the report). */
+    /** Most wanted first: the method's durations with 50-50, without it, then shorter (stated in the report). */
     public static final List<Rung> LADDER = List.of(
             new Rung(List.of(Mix.M8_92, Mix.M100_0, Mix.M50_50), 20, 30, 2),
             new Rung(List.of(Mix.M8_92, Mix.M100_0), 20, 30, 2),
@@ -70,7 +70,7 @@ public enum Preset {
 
     /**
      * The preset's points for these mixes: both orders, but one for 100-0, whose two read-only
-     * transactions are the same in both orders (DESIGN's table); clients as given.
+     * transactions are the same in both orders (tpcc-rbw/README.md, "Statement orders"); clients as given.
      */
     public static List<Point> points(List<Mix> mixes, List<Integer> clients) {
         List<Point> points = new ArrayList<>();

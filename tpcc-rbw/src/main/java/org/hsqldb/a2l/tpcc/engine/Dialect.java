@@ -58,12 +58,12 @@ public enum Dialect {
                 case "mvlocks" -> "HyperSQL Guide, \"Sessions and Transactions\" (MVLOCKS): updating transactions"
                         + " lock tables as in two-phase locking, read-only ones read a snapshot without locks.";
                 case "a2l" -> config.hsqldbLockGranularity().equals("cell")
-                        ? "This fork's DESIGN (A2L) with LOCK GRANULARITY CELL (hsqldb-fork/README.md): two-phase"
+                        ? "This fork (A2L with LOCK GRANULARITY CELL, hsqldb-fork/README.md): two-phase"
                         + " locking on tables and (table, column) pairs and, for statements that address rows by"
                         + " their primary key, on row keys, key ranges and (table, column, key) cells under"
                         + " intention locks, read locks"
                         + " held to commit under SERIALIZABLE, deadlock victims aborted with 40001."
-                        : "This fork's DESIGN (A2L): two-phase locking on tables and (table, column) pairs, read"
+                        : "This fork (A2L, hsqldb-fork/README.md): two-phase locking on tables and (table, column) pairs, read"
                         + " locks held to commit under SERIALIZABLE, deadlock victims aborted with 40001.";
                 default -> "HyperSQL Guide, \"Sessions and Transactions\" (LOCKS): two-phase locking on whole"
                         + " tables, read and write locks held to commit under SERIALIZABLE, so executions are"

@@ -18,7 +18,7 @@ import java.util.stream.Stream;
 public record EngineJars(Path upstream, Path fork, Path engines, Path baseline) {
 
     public static final String UPSTREAM_JAR = "hsqldb-2.7.4.jar";
-    public static final String FORK_JAR = "hsqldb-2.7.4-a2l.jar";
+    public static final String FORK_JAR = "hsqldb-2.7.4-fork-a2l.jar";
 
     public EngineJars(Path upstream, Path fork) {
         this(upstream, fork, property("tpcc.engines.dir", upstream.toAbsolutePath().getParent()).toAbsolutePath(),

@@ -202,7 +202,7 @@ public final class CompareReport {
         String what = speedup ? "speedup over 1 client (ratio of medians)" : "committed txn/s (median of " + meta.reps() + ")";
         XYChart chart = new XYChartBuilder().width(900).height(540)
                 .title("TPC-C " + mix + ", " + meta.warehouses() + " warehouse(s): " + what
-                        + (shorterPreset(meta) ? " - shorter than DESIGN's durations"
+                        + (shorterPreset(meta) ? " - shorter than the method's 20 s + 30 s"
                         : meta.quick() ? " - smoke test, not a result" : ""))
                 .xAxisTitle("clients").yAxisTitle(speedup ? "x throughput at 1 client" : "committed transactions / s")
                 .build();
@@ -301,7 +301,7 @@ public final class CompareReport {
 
     /**
      * The lock manager's own counts beside every throughput: logical measures, which do not depend on the
-     * machine's speed (DESIGN, "Measuring").
+     * machine's speed (tpcc-rbw/README.md, "How we measure").
      */
     private static void lockCounters(StringBuilder md, List<Cell> cells) {
         md.append("## Lock waits, deadlocks and upgrades\n\nFrom the engine's lock counters over the measured")
@@ -444,7 +444,7 @@ public final class CompareReport {
                 : String.format(Locale.ROOT, "%.2f", m);
     }
 
-    /** The thesis' ratios (DESIGN, "Where the thesis landed": 16 cores, 1-18 clients), by mix. */
+    /** The thesis' ratios (its chapter 6: 16 cores, 1-18 clients), by mix. */
     static final Map<String, Map<String, String>> THESIS = Map.of(
             "LF", Map.of("8-92", "1.14", "50-50", "1.3", "80-20", "1.8", "100-0", "7"),
             "A2L", Map.of("8-92", "1.8", "50-50", "1.8", "80-20", "up to 2", "100-0", "4"),
@@ -568,7 +568,7 @@ public final class CompareReport {
         StringBuilder md = new StringBuilder();
         md.append("# TPC-C side by side: ").append(meta.runId()).append("\n\n");
         if (shorterPreset(meta)) {
-            md.append("> **Shorter than DESIGN.md asks** (at least 20 s warm-up, 30 s measured, 3 repetitions): ")
+            md.append("> **Shorter than the method asks** (tpcc-rbw/README.md, \"How we measure\": at least 20 s warm-up, 30 s measured, 3 repetitions): ")
                     .append(meta.warmup()).append(" s warm-up, ").append(meta.seconds()).append(" s measured, ")
                     .append(meta.reps()).append(" repetitions, so that preset `").append(meta.preset())
                     .append("` ends within its budget on this machine. Read a ratio as an effect only where the")
@@ -576,7 +576,7 @@ public final class CompareReport {
         } else if (meta.quick()) {
             md.append("> **Quick run: a smoke test, not a result.** Runs this short (").append(meta.warmup())
                     .append(" s warm-up, ").append(meta.seconds()).append(" s measured, ").append(meta.reps())
-                    .append(" repetition(s)) are dominated by JIT and GC noise; DESIGN.md asks for at least 20 s")
+                    .append(" repetition(s)) are dominated by JIT and GC noise; a number that is reported needs at least 20 s")
                     .append(" warm-up, 30 s measured and 3 repetitions for any number that is reported.\n\n");
         }
         md.append("Command: `").append(meta.commandLine()).append("`\n\n");

@@ -253,7 +253,7 @@ class CompareReportTest {
         assertTrue(md.contains("## Isolation\n\n| engine | level | write_skew |\n|---|---|---|\n| h2 | SERIALIZABLE | allowed |"), md);
         assertTrue(md.contains("Preset `headline`: 4 warehouse(s), 20 s warm-up + 30 s measured per point, 2 repetitions"), md);
         assertTrue(md.contains("restores a copy"), md);
-        assertTrue(md.contains("**Shorter than DESIGN.md asks**"), md);
+        assertTrue(md.contains("**Shorter than the method asks**"), md);
         assertTrue(md.contains("## Failures\n\n- upstream rep 1 exited 1\n"), md);
         assertTrue(md.contains("![speedup_8-92.png](speedup_8-92.png)"), md);
         assertTrue(Files.size(dir.resolve("speedup_8-92.png")) > 1000);
