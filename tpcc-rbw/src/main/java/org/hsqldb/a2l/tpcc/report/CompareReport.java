@@ -577,7 +577,7 @@ public final class CompareReport {
             md.append("> **Quick run: a smoke test, not a result.** Runs this short (").append(meta.warmup())
                     .append(" s warm-up, ").append(meta.seconds()).append(" s measured, ").append(meta.reps())
                     .append(" repetition(s)) are dominated by JIT and GC noise; a number that is reported needs at least 20 s")
-                    .append(" warm-up, 30 s measured and 3 repetitions for any number that is reported.\n\n");
+                    .append(" warm-up, 30 s measured and 3 repetitions (tpcc-rbw/README.md, \"How we measure\").\n\n");
         }
         md.append("Command: `").append(meta.commandLine()).append("`\n\n");
         if (meta.preset() != null) {
